@@ -1,0 +1,181 @@
+"""Field checks that report `file:line: field: expected ..., got ...` and keep going."""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from .problems import ERROR, WARNING, Problem, Problems, describe
+from .yamlpos import Document, Path_, field_name
+
+SLUG = re.compile(r"^[a-z0-9][a-z0-9.-]*$")
+MISSING = object()
+
+
+class Checker:
+    """Reads typed fields out of one parsed file, recording a problem for each bad one.
+
+    Every getter returns the value when it is good and None when it is absent or bad, so
+    that a caller can check every field of a record and report all problems together.
+    """
+
+    def __init__(self, file: str, doc: Document, problems: Problems) -> None:
+        self.file = file
+        self.doc = doc
+        self.problems = problems
+        self.failed = False
+
+    # -- reporting -------------------------------------------------------------------------
+
+    def error(self, path: Path_, message: str) -> None:
+        self.failed = True
+        self.problems.add(Problem(self.file, self.doc.line(path), field_name(path), message))
+
+    def warn(self, path: Path_, message: str) -> None:
+        self.problems.add(
+            Problem(self.file, self.doc.line(path), field_name(path), message, WARNING)
+        )
+
+    def expected(self, path: Path_, what: str, value: Any) -> None:
+        got = "nothing (the field is missing)" if value is MISSING else describe(value)
+        self.error(path, f"expected {what}, got {got}")
+
+    # -- getters ---------------------------------------------------------------------------
+
+    def _raw(self, obj: dict, path: Path_, key: str, required: bool, what: str) -> Any:
+        value = obj.get(key, MISSING) if isinstance(obj, dict) else MISSING
+        if value is MISSING or value is None:
+            if required:
+                self.expected(path + (key,), what, value)
+            return MISSING
+        return value
+
+    def mapping(self, obj: Any, path: Path_, what: str = "a mapping") -> dict | None:
+        if isinstance(obj, dict):
+            return obj
+        self.expected(path, what, MISSING if obj is None and path else obj)
+        return None
+
+    def string(self, obj: dict, path: Path_, key: str, required: bool = True) -> str | None:
+        value = self._raw(obj, path, key, required, "a string")
+        if value is MISSING:
+            return None
+        if isinstance(value, bool) or isinstance(value, dict | list):
+            self.expected(path + (key,), "a string", value)
+            return None
+        if isinstance(value, dt.date):
+            return value.isoformat()
+        text = str(value).strip()
+        if not text:
+            self.expected(path + (key,), "a non-empty string", value)
+            return None
+        return text
+
+    def number(
+        self,
+        obj: dict,
+        path: Path_,
+        key: str,
+        required: bool = True,
+        minimum: float = 0.0,
+        inclusive: bool = False,
+    ) -> float | None:
+        sign = ">=" if inclusive else ">"
+        what = f"a number {sign} {minimum:g}"
+        value = self._raw(obj, path, key, required, what)
+        if value is MISSING:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            self.expected(path + (key,), what, value)
+            return None
+        number = float(value)
+        too_small = number < minimum if inclusive else number <= minimum
+        if math.isnan(number) or math.isinf(number) or too_small:
+            self.expected(path + (key,), what, value)
+            return None
+        return number
+
+    def integer(
+        self, obj: dict, path: Path_, key: str, required: bool = True, minimum: int = 1
+    ) -> int | None:
+        what = f"an integer >= {minimum}"
+        value = self._raw(obj, path, key, required, what)
+        if value is MISSING:
+            return None
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+            self.expected(path + (key,), what, value)
+            return None
+        return value
+
+    def boolean(self, obj: dict, path: Path_, key: str, default: bool | None = None) -> bool | None:
+        value = self._raw(obj, path, key, False, "true or false")
+        if value is MISSING:
+            return default
+        if not isinstance(value, bool):
+            self.expected(path + (key,), "true or false", value)
+            return default
+        return value
+
+    def date(self, obj: dict, path: Path_, key: str) -> dt.date | None:
+        what = "an ISO date (YYYY-MM-DD)"
+        value = self._raw(obj, path, key, True, what)
+        if value is MISSING:
+            return None
+        if isinstance(value, dt.datetime):
+            return value.date()
+        if isinstance(value, dt.date):
+            return value
+        if isinstance(value, str):
+            try:
+                return dt.date.fromisoformat(value.strip())
+            except ValueError:
+                pass
+        self.expected(path + (key,), what, value)
+        return None
+
+    def choice(
+        self, obj: dict, path: Path_, key: str, choices: Iterable[str], default: str | None = None
+    ) -> str | None:
+        options = list(choices)
+        what = "one of " + ", ".join(options)
+        value = self._raw(obj, path, key, default is None, what)
+        if value is MISSING:
+            return default
+        if value not in options:
+            self.expected(path + (key,), what, value)
+            return default
+        return value
+
+    def ref(self, obj: dict, path: Path_, key: str, known: dict, file: str) -> str | None:
+        """A slug that must name an entry of another data file."""
+        what = f"a slug defined in {file}"
+        value = self._raw(obj, path, key, True, what)
+        if value is MISSING:
+            return None
+        if not isinstance(value, str) or value not in known:
+            hint = ""
+            if isinstance(value, str) and known:
+                hint = " (known: " + ", ".join(sorted(known)[:12]) + ")"
+            self.expected(path + (key,), what + hint, value)
+            return None
+        return value
+
+    def slug_key(self, key: Any, path: Path_) -> bool:
+        if isinstance(key, str) and SLUG.match(key):
+            return True
+        self.expected(
+            path, "a slug: lowercase a-z 0-9 . -, starting with a letter or digit", key
+        )
+        return False
+
+    def unknown_keys(self, obj: dict, path: Path_, allowed: Iterable[str]) -> None:
+        """Warn about fields a record does not define: usually a typo that hides a value."""
+        allowed = set(allowed)
+        for key in obj:
+            if key not in allowed:
+                self.warn(path + (key,), "unknown field, ignored")

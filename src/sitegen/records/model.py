@@ -1,0 +1,209 @@
+"""Frozen value objects for a site's data, as the checks leave them."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Model:
+    slug: str
+    name: str
+    hf_id: str | None = None
+    vendor: str | None = None
+    total_params_b: float | None = None
+    active_params_b: float | None = None
+
+
+@dataclass(frozen=True)
+class Gpu:
+    slug: str
+    name: str
+    vendor: str | None = None
+    memory_gb: float | None = None
+    hbm_tb_s: float | None = None
+    tdp_w: float | None = None
+    all_in_power_kw: float | None = None
+
+
+@dataclass(frozen=True)
+class Workload:
+    slug: str
+    name: str
+    description: str | None = None
+    isl: int | None = None
+    osl: int | None = None
+
+
+@dataclass(frozen=True)
+class Tier:
+    slug: str
+    label: str
+
+
+@dataclass(frozen=True)
+class Pricing:
+    source: str
+    as_of: str
+    tiers: tuple[Tier, ...]
+    # gpu slug -> tier slug -> US$ per GPU-hour
+    prices: dict[str, dict[str, float]] = field(default_factory=dict)
+
+    def for_gpu(self, gpu: str) -> dict[str, float]:
+        return self.prices.get(gpu, {})
+
+
+@dataclass(frozen=True)
+class Latency:
+    """One latency in milliseconds: the median, and whichever spread figures were given."""
+
+    median: float
+    mean: float | None = None
+    p90: float | None = None
+    p99: float | None = None
+
+
+@dataclass(frozen=True)
+class SweepConfig:
+    """One measured configuration of a sweep."""
+
+    gpus: int
+    concurrency: int
+    # None only on failed configs, which need not carry figures
+    throughput_per_gpu: float | None
+    ttft_ms: Latency | None
+    tpot_ms: Latency | None
+    line: int | None = None
+    output_throughput_per_gpu: float | None = None
+    e2el_ms: Latency | None = None
+    status: str = "ok"
+    tp: int | None = None
+    pp: int | None = None
+    ep: int | None = None
+    dp: int | None = None
+    dp_attention: bool | None = None
+    spec_decoding: str | None = None
+    disagg: bool | None = None
+    prefill_gpus: int | None = None
+    decode_gpus: int | None = None
+    power_w: float | None = None
+    image: str | None = None
+
+    @property
+    def interactivity(self) -> float:
+        """Decode tokens/s seen by one user: 1000 / median TPOT in ms."""
+        return 1000.0 / self.tpot_ms.median if self.tpot_ms else float("nan")
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok"
+
+    @property
+    def parallelism(self) -> str:
+        """TP8 EP8 style label; disaggregated configs show their prefill/decode split."""
+        parts = [f"{name.upper()}{value}" for name in ("tp", "pp", "ep", "dp")
+                 if (value := getattr(self, name)) and value > 1]
+        if self.dp_attention:
+            parts.append("DP-attn")
+        if self.disagg:
+            parts.append(f"disagg {self.prefill_gpus or '?'}P/{self.decode_gpus or '?'}D")
+        if self.spec_decoding and self.spec_decoding != "none":
+            parts.append(self.spec_decoding.upper())
+        if parts:
+            return " ".join(parts)
+        return "single GPU" if self.gpus == 1 else f"{self.gpus} GPUs"
+
+
+@dataclass(frozen=True)
+class Run:
+    """What every run record has, whatever its kind."""
+
+    id: str
+    path: str  # relative to the site root, for messages and links
+    kind: str
+    source: str
+    date: dt.date
+    model: str
+    gpu: str
+    engine: str
+    precision: str
+    url: str | None = None
+    engine_version: str | None = None
+    notes: str | None = None
+    illustrative: bool = False
+
+
+@dataclass(frozen=True)
+class SweepRun(Run):
+    workload: str = ""
+    configs: tuple[SweepConfig, ...] = ()
+
+
+@dataclass(frozen=True)
+class PrefillRow:
+    context: int
+    prompt_tokens: int
+    ttft_s: float
+    tok_s: float
+
+
+@dataclass(frozen=True)
+class DecodeCell:
+    context: int
+    concurrency: int
+    aggregate_tok_s: float
+    per_request_tok_s: float
+    ttft_s: float
+
+
+@dataclass(frozen=True)
+class CanonicalResult:
+    label: str
+    value: float
+    unit: str
+
+
+@dataclass(frozen=True)
+class MatrixRun(Run):
+    title: str = ""
+    gpus: int = 1
+    power_cap_w: float | None = None
+    host: dict = field(default_factory=dict)
+    bench: dict = field(default_factory=dict)
+    canonical: tuple[CanonicalResult, ...] = ()
+    prefill: tuple[PrefillRow, ...] = ()
+    decode: tuple[DecodeCell, ...] = ()
+
+
+@dataclass(frozen=True)
+class SiteConfig:
+    title: str
+    base_url: str
+    default_workload: str
+    targets: tuple[float, ...]
+    headline_interactivity: float
+    headline_tier: str
+    frontier_method: str = "interpolate"
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class Site:
+    """Everything a build reads, checked."""
+
+    root: str
+    config: SiteConfig
+    models: dict[str, Model]
+    gpus: dict[str, Gpu]
+    workloads: dict[str, Workload]
+    pricing: Pricing
+    runs: tuple[Run, ...]
+
+    @property
+    def sweeps(self) -> list[SweepRun]:
+        return [r for r in self.runs if isinstance(r, SweepRun)]
+
+    @property
+    def matrices(self) -> list[MatrixRun]:
+        return [r for r in self.runs if isinstance(r, MatrixRun)]

@@ -1,0 +1,396 @@
+"""The rules of DATA.md: each function turns one parsed file into value objects."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .checker import Checker
+from .model import (
+    CanonicalResult,
+    DecodeCell,
+    Gpu,
+    Latency,
+    MatrixRun,
+    Model,
+    PrefillRow,
+    Pricing,
+    SiteConfig,
+    SweepConfig,
+    SweepRun,
+    Tier,
+    Workload,
+)
+from .yamlpos import Path_
+
+DEFAULT_TARGETS = (30.0, 50.0, 75.0, 100.0, 150.0, 200.0)
+FRONTIER_METHODS = ("interpolate", "measured")
+# Beyond these a figure is more likely a unit mistake than a measurement.
+TTFT_PLAUSIBLE_MS = (1.0, 600_000.0)
+TPOT_PLAUSIBLE_MS = (0.2, 10_000.0)
+INTERACTIVITY_TOLERANCE = 0.01
+
+
+def _catalog(c: Checker, data: Any, build) -> dict:
+    """models.yaml, gpus.yaml, workloads.yaml: a mapping of slug -> entry."""
+    entries: dict = {}
+    top = c.mapping(data, (), "a mapping of slug -> entry")
+    for slug, body in (top or {}).items():
+        path: Path_ = (slug,)
+        if not c.slug_key(slug, path):
+            continue
+        fields = c.mapping(body, path)
+        if fields is not None:
+            entry = build(c, slug, fields, path)
+            if entry is not None:
+                entries[slug] = entry
+    return entries
+
+
+def _model(c: Checker, slug: str, m: dict, path: Path_) -> Model | None:
+    c.unknown_keys(m, path, ("name", "hf_id", "vendor", "total_params_b", "active_params_b"))
+    name = c.string(m, path, "name")
+    entry = Model(
+        slug=slug,
+        name=name or slug,
+        hf_id=c.string(m, path, "hf_id", required=False),
+        vendor=c.string(m, path, "vendor", required=False),
+        total_params_b=c.number(m, path, "total_params_b", required=False),
+        active_params_b=c.number(m, path, "active_params_b", required=False),
+    )
+    return entry if name else None
+
+
+def _gpu(c: Checker, slug: str, m: dict, path: Path_) -> Gpu | None:
+    c.unknown_keys(
+        m, path, ("name", "vendor", "memory_gb", "hbm_tb_s", "tdp_w", "all_in_power_kw")
+    )
+    name = c.string(m, path, "name")
+    entry = Gpu(
+        slug=slug,
+        name=name or slug,
+        vendor=c.string(m, path, "vendor", required=False),
+        memory_gb=c.number(m, path, "memory_gb", required=False),
+        hbm_tb_s=c.number(m, path, "hbm_tb_s", required=False),
+        tdp_w=c.number(m, path, "tdp_w", required=False),
+        all_in_power_kw=c.number(m, path, "all_in_power_kw", required=False),
+    )
+    return entry if name else None
+
+
+def _workload(c: Checker, slug: str, m: dict, path: Path_) -> Workload | None:
+    c.unknown_keys(m, path, ("name", "description", "isl", "osl"))
+    name = c.string(m, path, "name")
+    entry = Workload(
+        slug=slug,
+        name=name or slug,
+        description=c.string(m, path, "description", required=False),
+        isl=c.integer(m, path, "isl", required=False),
+        osl=c.integer(m, path, "osl", required=False),
+    )
+    return entry if name else None
+
+
+def models(c: Checker, data: Any) -> dict[str, Model]:
+    return _catalog(c, data, _model)
+
+
+def gpus(c: Checker, data: Any) -> dict[str, Gpu]:
+    return _catalog(c, data, _gpu)
+
+
+def workloads(c: Checker, data: Any) -> dict[str, Workload]:
+    return _catalog(c, data, _workload)
+
+
+def pricing(c: Checker, data: Any, known_gpus: dict[str, Gpu]) -> Pricing:
+    top = c.mapping(data, (), "a mapping with source, as_of, tiers and prices") or {}
+    c.unknown_keys(top, (), ("source", "as_of", "tiers", "prices"))
+    tiers: list[Tier] = []
+    for slug, body in (c.mapping(top.get("tiers"), ("tiers",)) or {}).items():
+        path: Path_ = ("tiers", slug)
+        if c.slug_key(slug, path) and (fields := c.mapping(body, path)) is not None:
+            label = c.string(fields, path, "label")
+            tiers.append(Tier(slug, label or slug))
+    tier_slugs = {t.slug for t in tiers}
+    prices: dict[str, dict[str, float]] = {}
+    for gpu, body in (c.mapping(top.get("prices"), ("prices",)) or {}).items():
+        path = ("prices", gpu)
+        if gpu not in known_gpus:
+            c.expected(path, "a GPU slug defined in data/gpus.yaml", gpu)
+            continue
+        per_tier: dict[str, float] = {}
+        for tier, _ in (c.mapping(body, path) or {}).items():
+            if tier not in tier_slugs:
+                c.expected(path + (tier,), "a tier defined under tiers", tier)
+            elif (price := c.number(body, path, tier)) is not None:
+                per_tier[tier] = price
+        prices[gpu] = per_tier
+    return Pricing(
+        source=c.string(top, (), "source") or "",
+        as_of=c.string(top, (), "as_of") or "",
+        tiers=tuple(tiers),
+        prices=prices,
+    )
+
+
+def site_config(c: Checker, data: Any, known_workloads: dict, pricing: Pricing) -> SiteConfig:
+    top = c.mapping(data, (), "a mapping of site settings") or {}
+    c.unknown_keys(
+        top,
+        (),
+        ("title", "description", "base_url", "default_workload", "targets", "headline",
+         "frontier"),
+    )
+    base_url = c.string(top, (), "base_url")
+    if base_url and not base_url.startswith(("http://", "https://")):
+        c.expected(("base_url",), "an absolute http(s) URL", base_url)
+    if base_url and not base_url.endswith("/"):
+        base_url += "/"
+    default_workload = next(iter(known_workloads), "")
+    if "default_workload" in top:
+        default_workload = c.ref(top, (), "default_workload", known_workloads,
+                                 "data/workloads.yaml") or default_workload
+    targets = DEFAULT_TARGETS
+    if "targets" in top:
+        raw = top["targets"]
+        if not isinstance(raw, list) or not raw:
+            c.expected(("targets",), "a non-empty list of tokens/s per user", raw)
+        else:
+            picked = [c.number({"t": v}, ("targets", i), "t") for i, v in enumerate(raw)]
+            good = [t for t in picked if t is not None]
+            if len(set(good)) != len(good):
+                c.error(("targets",), "each target may appear only once")
+            targets = tuple(sorted(set(good))) or DEFAULT_TARGETS
+    headline = c.mapping(top.get("headline", {}), ("headline",)) or {}
+    tiers = [t.slug for t in pricing.tiers]
+    interactivity = c.number(headline, ("headline",), "interactivity", required=False)
+    tier = c.choice(headline, ("headline",), "tier", tiers, default=tiers[0] if tiers else "")
+    frontier = c.mapping(top.get("frontier", {}), ("frontier",)) or {}
+    method = c.choice(frontier, ("frontier",), "method", FRONTIER_METHODS, default="interpolate")
+    return SiteConfig(
+        title=c.string(top, (), "title") or "",
+        description=c.string(top, (), "description", required=False) or "",
+        base_url=base_url or "https://example.org/",
+        default_workload=default_workload,
+        targets=targets,
+        headline_interactivity=interactivity or 50.0,
+        headline_tier=tier or "",
+        frontier_method=method or "interpolate",
+    )
+
+
+# -- run records ---------------------------------------------------------------------------
+
+RUN_FIELDS = ("kind", "source", "url", "date", "model", "gpu", "engine", "engine_version",
+              "precision", "notes", "illustrative")
+SWEEP_FIELDS = RUN_FIELDS + ("workload", "configs")
+MATRIX_FIELDS = RUN_FIELDS + ("title", "gpus", "power_cap_w", "host", "bench", "canonical",
+                              "prefill", "decode")
+CONFIG_FIELDS = ("gpus", "tp", "pp", "ep", "dp", "dp_attention", "spec_decoding", "disagg",
+                 "prefill_gpus", "decode_gpus", "power_w", "image", "concurrency",
+                 "throughput_per_gpu", "output_throughput_per_gpu", "ttft_ms", "tpot_ms",
+                 "e2el_ms", "interactivity", "status")
+
+
+def _run_fields(c: Checker, r: dict, catalogs: dict) -> dict:
+    return dict(
+        source=c.string(r, (), "source"),
+        url=c.string(r, (), "url", required=False),
+        date=c.date(r, (), "date"),
+        model=c.ref(r, (), "model", catalogs["models"], "data/models.yaml"),
+        gpu=c.ref(r, (), "gpu", catalogs["gpus"], "data/gpus.yaml"),
+        engine=c.string(r, (), "engine"),
+        engine_version=c.string(r, (), "engine_version", required=False),
+        precision=c.string(r, (), "precision"),
+        notes=c.string(r, (), "notes", required=False),
+        illustrative=c.boolean(r, (), "illustrative", default=False),
+    )
+
+
+def _latency(c: Checker, obj: dict, path: Path_, key: str, required: bool) -> Latency | None:
+    raw = obj.get(key)
+    if raw is None:
+        if required:
+            c.expected(path + (key,), "a mapping with a median in ms", None)
+        return None
+    if isinstance(raw, bool) or not isinstance(raw, dict):
+        c.expected(path + (key,), "a mapping such as {median: 20.5}", raw)
+        return None
+    here = path + (key,)
+    c.unknown_keys(raw, here, ("median", "mean", "p90", "p99"))
+    median = c.number(raw, here, "median")
+    spread = {k: c.number(raw, here, k, required=False) for k in ("mean", "p90", "p99")}
+    return Latency(median, **spread) if median is not None else None
+
+
+def _config(c: Checker, m: dict, path: Path_) -> SweepConfig | None:
+    c.unknown_keys(m, path, CONFIG_FIELDS)
+    status = c.choice(m, path, "status", ("ok", "failed"), default="ok")
+    ok = status == "ok"
+    before = c.failed
+    c.failed = False
+    gpus = c.integer(m, path, "gpus")
+    concurrency = c.integer(m, path, "concurrency")
+    throughput = c.number(m, path, "throughput_per_gpu", required=ok)
+    ttft = _latency(c, m, path, "ttft_ms", required=ok)
+    tpot = _latency(c, m, path, "tpot_ms", required=ok)
+    config = dict(
+        output_throughput_per_gpu=c.number(m, path, "output_throughput_per_gpu", required=False),
+        e2el_ms=_latency(c, m, path, "e2el_ms", required=False),
+        tp=c.integer(m, path, "tp", required=False),
+        pp=c.integer(m, path, "pp", required=False),
+        ep=c.integer(m, path, "ep", required=False),
+        dp=c.integer(m, path, "dp", required=False),
+        dp_attention=c.boolean(m, path, "dp_attention"),
+        spec_decoding=c.string(m, path, "spec_decoding", required=False),
+        disagg=c.boolean(m, path, "disagg"),
+        prefill_gpus=c.integer(m, path, "prefill_gpus", required=False),
+        decode_gpus=c.integer(m, path, "decode_gpus", required=False),
+        power_w=c.number(m, path, "power_w", required=False),
+        image=c.string(m, path, "image", required=False),
+    )
+    if tpot is not None and "interactivity" in m:
+        stated = c.number(m, path, "interactivity")
+        derived = 1000.0 / tpot.median
+        if stated is not None and abs(stated - derived) > INTERACTIVITY_TOLERANCE * derived:
+            c.error(path + ("interactivity",),
+                    f"expected 1000 / tpot_ms.median = {derived:.4g} (within 1 %), "
+                    f"got {stated:g}")
+    _plausible(c, path, ttft, tpot, throughput, config["output_throughput_per_gpu"])
+    bad = c.failed
+    c.failed = before or bad
+    if bad or gpus is None or concurrency is None:
+        return None
+    return SweepConfig(gpus=gpus, concurrency=concurrency, throughput_per_gpu=throughput,
+                       ttft_ms=ttft, tpot_ms=tpot, status=status or "ok",
+                       line=c.doc.line(path), **config)
+
+
+def _plausible(c: Checker, path: Path_, ttft: Latency | None, tpot: Latency | None,
+               throughput: float | None, output: float | None) -> None:
+    if ttft is not None and not TTFT_PLAUSIBLE_MS[0] <= ttft.median <= TTFT_PLAUSIBLE_MS[1]:
+        c.warn(path + ("ttft_ms", "median"),
+               f"implausible TTFT of {ttft.median:g} ms (expected 1 ms to 10 minutes; "
+               "seconds written as ms?)")
+    if tpot is not None and not TPOT_PLAUSIBLE_MS[0] <= tpot.median <= TPOT_PLAUSIBLE_MS[1]:
+        c.warn(path + ("tpot_ms", "median"),
+               f"implausible TPOT of {tpot.median:g} ms (expected 0.2 ms to 10 s)")
+    if throughput is not None and output is not None and output > throughput:
+        c.warn(path + ("output_throughput_per_gpu",),
+               "output throughput above total throughput (total must count input + output)")
+
+
+def _config_key(config: SweepConfig) -> tuple:
+    return (config.gpus, config.tp, config.pp, config.ep, config.dp, config.dp_attention,
+            config.spec_decoding, config.disagg, config.prefill_gpus, config.decode_gpus,
+            config.concurrency)
+
+
+def sweep(c: Checker, r: dict, run_id: str, rel: str, catalogs: dict) -> SweepRun | None:
+    c.unknown_keys(r, (), SWEEP_FIELDS)
+    fields = _run_fields(c, r, catalogs)
+    workload = c.ref(r, (), "workload", catalogs["workloads"], "data/workloads.yaml")
+    raw = r.get("configs")
+    configs: list[SweepConfig] = []
+    if not isinstance(raw, list) or not raw:
+        c.expected(("configs",), "a list of at least one measured config",
+                   raw if "configs" in r else None)
+    else:
+        seen: dict[tuple, int] = {}
+        for i, item in enumerate(raw):
+            if (m := c.mapping(item, ("configs", i))) is None:
+                continue
+            config = _config(c, m, ("configs", i))
+            if config is None:
+                continue
+            key = _config_key(config)
+            if key in seen:
+                c.warn(("configs", i), f"duplicate config: same GPUs, parallelism and "
+                                       f"concurrency as configs[{seen[key]}]")
+            seen.setdefault(key, i)
+            configs.append(config)
+    if c.failed:
+        return None
+    return SweepRun(id=run_id, path=rel, kind="sweep", workload=workload,
+                    configs=tuple(configs), **fields)
+
+
+def _rows(c: Checker, r: dict, key: str, required: bool, build) -> list:
+    raw = r.get(key)
+    if raw is None:
+        if required:
+            c.expected((key,), "a non-empty list", None)
+        return []
+    if not isinstance(raw, list) or (required and not raw):
+        c.expected((key,), "a non-empty list" if required else "a list", raw)
+        return []
+    rows = []
+    for i, item in enumerate(raw):
+        if (m := c.mapping(item, (key, i))) is not None:
+            row = build(c, m, (key, i))
+            if row is not None:
+                rows.append(row)
+    return rows
+
+
+def _canonical(c: Checker, m: dict, path: Path_) -> CanonicalResult | None:
+    label, value, unit = (c.string(m, path, "label"), c.number(m, path, "value"),
+                          c.string(m, path, "unit"))
+    return CanonicalResult(label, value, unit) if None not in (label, value, unit) else None
+
+
+def _prefill(c: Checker, m: dict, path: Path_) -> PrefillRow | None:
+    values = (c.integer(m, path, "context", minimum=0), c.integer(m, path, "prompt_tokens"),
+              c.number(m, path, "ttft_s"), c.number(m, path, "tok_s"))
+    return PrefillRow(*values) if None not in values else None
+
+
+def _decode(c: Checker, m: dict, path: Path_) -> DecodeCell | None:
+    values = (c.integer(m, path, "context", minimum=0), c.integer(m, path, "concurrency"),
+              c.number(m, path, "aggregate_tok_s"), c.number(m, path, "per_request_tok_s"),
+              c.number(m, path, "ttft_s"))
+    return DecodeCell(*values) if None not in values else None
+
+
+def matrix(c: Checker, r: dict, run_id: str, rel: str, catalogs: dict) -> MatrixRun | None:
+    c.unknown_keys(r, (), MATRIX_FIELDS)
+    fields = _run_fields(c, r, catalogs)
+    gpus = c.integer(r, (), "gpus")
+    power_cap_w = c.number(r, (), "power_cap_w", required=False)
+    host = c.mapping(r.get("host", {}), ("host",)) or {}
+    bench = c.mapping(r.get("bench", {}), ("bench",)) or {}
+    canonical = _rows(c, r, "canonical", False, _canonical)
+    prefill = _rows(c, r, "prefill", False, _prefill)
+    decode = _rows(c, r, "decode", True, _decode)
+    _check_grid(c, r, decode)
+    if c.failed:
+        return None
+    model = catalogs["models"][fields["model"]]
+    title = c.string(r, (), "title", required=False) or (
+        f"{model.name} on {fields['engine']}, measured with {fields['source']}")
+    return MatrixRun(id=run_id, path=rel, kind="matrix", title=title, gpus=gpus,
+                     power_cap_w=power_cap_w, host=host, bench=bench,
+                     canonical=tuple(canonical), prefill=tuple(prefill),
+                     decode=tuple(decode), **fields)
+
+
+def _check_grid(c: Checker, r: dict, cells: list[DecodeCell]) -> None:
+    """A grid has one cell per (context, concurrency), and no holes."""
+    seen: dict[tuple[int, int], int] = {}
+    raw = r.get("decode") or []
+    for i, item in enumerate(raw):
+        if not isinstance(item, dict):
+            continue
+        key = (item.get("context"), item.get("concurrency"))
+        if key in seen:
+            c.error(("decode", i), f"duplicate cell: context {key[0]}, concurrency {key[1]} "
+                                   f"is also decode[{seen[key]}]")
+        seen.setdefault(key, i)
+    contexts = sorted({cell.context for cell in cells})
+    concurrencies = sorted({cell.concurrency for cell in cells})
+    have = {(cell.context, cell.concurrency) for cell in cells}
+    for context in contexts:
+        for concurrency in concurrencies:
+            if (context, concurrency) not in have and (context, concurrency) not in seen:
+                c.error(("decode",), f"missing cell: context {context}, concurrency "
+                                     f"{concurrency} (a grid needs every pair)")
