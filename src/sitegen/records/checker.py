@@ -8,7 +8,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from .problems import ERROR, WARNING, Problem, Problems, describe
+from .problems import WARNING, Problem, Problems, describe
 from .yamlpos import Document, Path_, field_name
 
 SLUG = re.compile(r"^[a-z0-9][a-z0-9.-]*$")

@@ -22,12 +22,17 @@ from .model import (
 )
 from .yamlpos import Path_
 
-DEFAULT_TARGETS = (30.0, 50.0, 75.0, 100.0, 150.0, 200.0)
+DEFAULT_TARGETS = (30, 50, 75, 100, 150, 200)
 FRONTIER_METHODS = ("interpolate", "measured")
 # Beyond these a figure is more likely a unit mistake than a measurement.
 TTFT_PLAUSIBLE_MS = (1.0, 600_000.0)
 TPOT_PLAUSIBLE_MS = (0.2, 10_000.0)
 INTERACTIVITY_TOLERANCE = 0.01
+
+
+def _natural(value: float) -> float | int:
+    """30.0 -> 30, so that whole-number targets read as the site owner wrote them."""
+    return int(value) if float(value).is_integer() else value
 
 
 def _catalog(c: Checker, data: Any, build) -> dict:
@@ -160,7 +165,7 @@ def site_config(c: Checker, data: Any, known_workloads: dict, pricing: Pricing) 
             good = [t for t in picked if t is not None]
             if len(set(good)) != len(good):
                 c.error(("targets",), "each target may appear only once")
-            targets = tuple(sorted(set(good))) or DEFAULT_TARGETS
+            targets = tuple(_natural(t) for t in sorted(set(good))) or DEFAULT_TARGETS
     headline = c.mapping(top.get("headline", {}), ("headline",)) or {}
     tiers = [t.slug for t in pricing.tiers]
     interactivity = c.number(headline, ("headline",), "interactivity", required=False)
@@ -173,7 +178,7 @@ def site_config(c: Checker, data: Any, known_workloads: dict, pricing: Pricing) 
         base_url=base_url or "https://example.org/",
         default_workload=default_workload,
         targets=targets,
-        headline_interactivity=interactivity or 50.0,
+        headline_interactivity=_natural(interactivity or 50),
         headline_tier=tier or "",
         frontier_method=method or "interpolate",
     )

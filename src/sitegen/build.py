@@ -1,0 +1,56 @@
+"""One build: load -> check -> compute -> plan pages -> render -> write."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from .content import load_content
+from .output import write_tree
+from .pages import plan_site
+from .records import Problems, SiteError, load_site
+from .render import asset_files, environment, render_page
+from .sitemap import robots_txt, sitemap_xml
+from .tables import summarise
+
+
+@dataclass(frozen=True)
+class BuildResult:
+    out_dir: Path
+    pages: int
+    files: int
+    problems: Problems
+
+
+def render_site(site_root: Path, strict: bool = False) -> tuple[dict[str, bytes], Problems]:
+    """Everything a build writes, as output path -> bytes. Raises SiteError on errors."""
+    site, problems = load_site(site_root)
+    if site is None:
+        raise SiteError(problems.sorted())
+    content = load_content(site_root, site.models, site.gpus, problems)
+    pairs = summarise(site)
+    plan = plan_site(site, pairs, content, problems)
+    if problems.errors or (strict and problems.warnings):
+        raise SiteError(problems.sorted())
+    env = environment(site_root)
+    shared = {"site": site.config, "nav_pages": sorted(content.pages)}
+    files: dict[str, bytes] = {}
+    for page in plan.pages:
+        files[page.path] = render_page(env, page, shared).encode("utf-8")
+    for data in plan.files:
+        files[data.path] = data.text.encode("utf-8")
+    files["sitemap.xml"] = sitemap_xml(site.config.base_url, plan.pages).encode()
+    files["robots.txt"] = robots_txt(site.config.base_url).encode()
+    files.update(asset_files(site_root))
+    return files, problems
+
+
+def build(site_root: Path | str, out_dir: Path | str | None = None,
+          strict: bool = False) -> BuildResult:
+    """Build the site into out_dir (default: <site>/public); the old output stays on error."""
+    site_root = Path(site_root)
+    out = Path(out_dir) if out_dir is not None else site_root / "public"
+    files, problems = render_site(site_root, strict)
+    write_tree(out, files)
+    pages = sum(1 for name in files if name.endswith(".html"))
+    return BuildResult(out, pages, len(files), problems)

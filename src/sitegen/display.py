@@ -1,0 +1,114 @@
+"""How numbers read on a page: rounded for display only, always with their unit."""
+
+from __future__ import annotations
+
+import math
+
+DASH = "-"
+
+_ENGINE_WORDS = {
+    "sglang": "SGLang", "vllm": "vLLM", "trt": "TRT", "trtllm": "TensorRT-LLM",
+    "tensorrt": "TensorRT", "llm": "LLM", "dynamo": "Dynamo", "tgi": "TGI",
+    "lmdeploy": "LMDeploy", "mtp": "MTP", "eagle": "EAGLE", "eagle3": "EAGLE3",
+    "llamacpp": "llama.cpp", "mlc": "MLC", "atom": "ATOM", "sd": "SD",
+}
+_SPEC_METHODS = {"mtp", "eagle", "eagle3", "ngram", "medusa"}
+
+
+def _missing(value: float | None) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
+def tokens(value: float | None) -> str:
+    """12,926: tokens/s with thousands separators; one decimal below 100."""
+    if _missing(value):
+        return DASH
+    if abs(value) < 100:
+        return f"{value:,.1f}"
+    return f"{round(value):,}"
+
+
+def rate(value: float | None) -> str:
+    """A per-user speed: 24.1, 50, 150 (no trailing .0 on whole numbers)."""
+    if _missing(value):
+        return DASH
+    if float(value).is_integer():
+        return f"{int(value):,}"
+    return f"{value:,.1f}" if abs(value) < 1000 else f"{round(value):,}"
+
+
+def dollars(value: float | None) -> str:
+    """$1.50 at a dollar or more; below it two significant figures: $0.032, $0.16."""
+    if _missing(value):
+        return DASH
+    if value >= 1 or value == 0:
+        return f"${value:,.2f}"
+    decimals = 1 - math.floor(math.log10(value))
+    return f"${value:.{decimals}f}"
+
+
+def latency(ms: float | None) -> str:
+    """Milliseconds under a second (410 ms, 6.7 ms), seconds above (3.1 s); never 0.0."""
+    if _missing(ms):
+        return DASH
+    if ms < 1:
+        return f"{ms:.2g} ms"
+    if ms < 10:
+        return f"{ms:.1f} ms"
+    if ms < 999.5:
+        return f"{round(ms)} ms"
+    seconds = ms / 1000
+    if seconds < 100:
+        return f"{seconds:.3g} s"
+    return f"{round(seconds):,} s"
+
+
+def seconds(value: float | None) -> str:
+    """A figure given in seconds, shown as latency() shows it."""
+    return DASH if _missing(value) else latency(value * 1000)
+
+
+def context_tokens(count: int) -> str:
+    """0, 8K, 32K, 128K: a context length in units of 1,024 tokens."""
+    if count == 0:
+        return "0"
+    if count % 1024 == 0:
+        return f"{count // 1024}K"
+    return f"{count / 1024:.1f}K"
+
+
+def percent(value: float | None) -> str:
+    if _missing(value):
+        return DASH
+    return f"{value:+.0f} %" if abs(value) >= 1 else f"{value:+.1f} %"
+
+
+def engine_name(slug: str | None) -> str:
+    """sglang -> SGLang, dynamo-vllm-mtp -> Dynamo vLLM + MTP."""
+    if not slug:
+        return DASH
+    words, spec = [], []
+    for part in slug.split("-"):
+        shown = _ENGINE_WORDS.get(part, part[:1].upper() + part[1:])
+        (spec if part in _SPEC_METHODS else words).append(shown)
+    name = " ".join(words) or slug
+    return name + "".join(f" + {s}" for s in spec)
+
+
+def precision_name(slug: str | None) -> str:
+    return slug.upper() if slug else DASH
+
+
+def human_list(items: list[str]) -> str:
+    """a, b and c."""
+    items = list(items)
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+FILTERS = {
+    "tokens": tokens, "rate": rate, "dollars": dollars, "latency": latency,
+    "seconds": seconds, "context_tokens": context_tokens, "percent": percent,
+    "engine_name": engine_name, "precision_name": precision_name, "human_list": human_list,
+}

@@ -1,0 +1,84 @@
+"""The Jinja environment: site templates over the built-in theme, display filters, links."""
+
+from __future__ import annotations
+
+import posixpath
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import jinja2
+from markupsafe import Markup
+
+from .display import FILTERS
+from .pages import Page
+
+ASSETS = "assets"
+
+
+def theme_dir() -> Path:
+    """The built-in theme: inside the installed package, or the repository's templates/."""
+    packaged = Path(__file__).parent / "theme"
+    if packaged.is_dir():
+        return packaged
+    return Path(__file__).resolve().parents[2] / "templates"
+
+
+def template_dirs(site_root: Path) -> list[Path]:
+    """A site's own templates/ override the built-in ones file by file."""
+    own = site_root / "templates"
+    dirs = [own] if own.is_dir() else []
+    builtin = theme_dir()
+    if not dirs or own.resolve() != builtin.resolve():
+        dirs.append(builtin)
+    return dirs
+
+
+def relative(from_route: str, to_path: str) -> str:
+    """A link from the page in folder `from_route` to `to_path`, both under the site root."""
+    if to_path.endswith("/") or to_path == "":
+        target = to_path or "."
+        rel = posixpath.relpath(target, from_route or ".")
+        return "./" if rel == "." else rel + "/"
+    return posixpath.relpath(to_path, from_route or ".")
+
+
+@jinja2.pass_context
+def _url(context: jinja2.runtime.Context, to_path: str) -> str:
+    page = context["page"]
+    if page.filename == "404.html":  # served at any depth: links from the site's root path
+        return urlsplit(context["site"].base_url).path + to_path
+    return relative(page.route, to_path)
+
+
+def environment(site_root: Path) -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader([str(d) for d in template_dirs(site_root)]),
+        autoescape=jinja2.select_autoescape(["html", "xml"]),
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.filters.update(FILTERS)
+    env.globals["url"] = _url
+    return env
+
+
+def asset_files(site_root: Path) -> dict[str, bytes]:
+    """assets/ of the theme, with the site's own files replacing the theme's of the same name."""
+    files: dict[str, bytes] = {}
+    for base in reversed(template_dirs(site_root)):
+        folder = base / ASSETS
+        if folder.is_dir():
+            for path in sorted(folder.rglob("*")):
+                if path.is_file():
+                    files[f"{ASSETS}/{path.relative_to(folder).as_posix()}"] = path.read_bytes()
+    return files
+
+
+def render_page(env: jinja2.Environment, page: Page, globals_: dict) -> str:
+    template = env.get_template(page.template)
+    return template.render(page=page, **globals_, **page.context)
+
+
+__all__ = ["Markup", "asset_files", "environment", "relative", "render_page", "theme_dir"]
