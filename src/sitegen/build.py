@@ -45,8 +45,9 @@ def render_site(site_root: Path, strict: bool = False) -> tuple[dict[str, bytes]
     return files, problems
 
 
-def build(site_root: Path | str, out_dir: Path | str | None = None,
-          strict: bool = False) -> BuildResult:
+def build(
+    site_root: Path | str, out_dir: Path | str | None = None, strict: bool = False
+) -> BuildResult:
     """Build the site into out_dir (default: <site>/public); the old output stays on error."""
     site_root = Path(site_root)
     out = Path(out_dir) if out_dir is not None else site_root / "public"

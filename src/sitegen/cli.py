@@ -11,8 +11,13 @@ from . import __version__
 from .records import Problems, SiteError
 
 SITE_OPTION = click.option(
-    "--site", "site_dir", type=click.Path(file_okay=False, path_type=Path), default=".",
-    show_default=True, help="The site folder (the one holding sitegen.yaml).")
+    "--site",
+    "site_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=".",
+    show_default=True,
+    help="The site folder (the one holding sitegen.yaml).",
+)
 
 
 def report(problems: Problems | list) -> None:
@@ -36,8 +41,13 @@ def main() -> None:
 
 @main.command()
 @SITE_OPTION
-@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
-              default=None, help="Where to write the site [default: SITE/public].")
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Where to write the site [default: SITE/public].",
+)
 @click.option("--strict", is_flag=True, help="Fail on warnings too.")
 def build(site_dir: Path, out_dir: Path | None, strict: bool) -> None:
     """Build the site from data/ and content/ into public/."""
@@ -49,5 +59,7 @@ def build(site_dir: Path, out_dir: Path | None, strict: bool) -> None:
         fail(exc, "build")
     report(result.problems)
     warnings = len(result.problems.warnings)
-    click.echo(f"built {result.pages} pages, {result.files} files into {result.out_dir}"
-               + (f" ({warnings} warning{'s' * (warnings != 1)})" if warnings else ""))
+    click.echo(
+        f"built {result.pages} pages, {result.files} files into {result.out_dir}"
+        + (f" ({warnings} warning{'s' * (warnings != 1)})" if warnings else "")
+    )

@@ -63,13 +63,19 @@ def read_copy(path: Path, rel: str, problems: Problems) -> Copy | None:
         meta = yaml.safe_load(match.group(1)) or {}
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
-        problems.add(Problem(rel, mark.line + 2 if mark else 1, "front matter",
-                             f"not valid YAML: {getattr(exc, 'problem', exc)}"))
+        problems.add(
+            Problem(
+                rel,
+                mark.line + 2 if mark else 1,
+                "front matter",
+                f"not valid YAML: {getattr(exc, 'problem', exc)}",
+            )
+        )
         return None
     if not isinstance(meta, dict):
         problems.add(Problem(rel, 2, "front matter", "expected a mapping of fields"))
         return None
-    return Copy(rel, meta, text[match.end():], text[: match.end()].count("\n") + 1)
+    return Copy(rel, meta, text[match.end() :], text[: match.end()].count("\n") + 1)
 
 
 def _slugs(value: Any) -> list[str] | None:
@@ -81,15 +87,26 @@ def _slugs(value: Any) -> list[str] | None:
 def _check_faq(copy: Copy, site_models: dict, site_gpus: dict, problems: Problems) -> bool:
     good = True
     if not isinstance(copy.meta.get("question"), str) or not copy.meta["question"].strip():
-        problems.add(Problem(copy.rel, 2, "question",
-                             f"expected a question in the front matter, got "
-                             f"{copy.meta.get('question')!r}"))
+        problems.add(
+            Problem(
+                copy.rel,
+                2,
+                "question",
+                f"expected a question in the front matter, got {copy.meta.get('question')!r}",
+            )
+        )
         good = False
     for key, known, file in (("model", site_models, "models"), ("gpu", site_gpus, "gpus")):
         for slug in _slugs(copy.meta.get(key)) or []:
             if slug not in known:
-                problems.add(Problem(copy.rel, 2, key,
-                                     f'expected a slug defined in data/{file}.yaml, got "{slug}"'))
+                problems.add(
+                    Problem(
+                        copy.rel,
+                        2,
+                        key,
+                        f'expected a slug defined in data/{file}.yaml, got "{slug}"',
+                    )
+                )
                 good = False
     order = copy.meta.get("order", 0)
     if isinstance(order, bool) or not isinstance(order, int | float):
@@ -135,8 +152,9 @@ def faq_applies(copy: Copy, model: str, gpu: str) -> bool:
 
 
 def _sandbox() -> SandboxedEnvironment:
-    env = SandboxedEnvironment(undefined=jinja2.StrictUndefined, autoescape=False,
-                               keep_trailing_newline=True)
+    env = SandboxedEnvironment(
+        undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=True
+    )
     env.filters.update(FILTERS)
     return env
 
@@ -163,7 +181,9 @@ def fill(copy: Copy, text: str, context: dict) -> str:
         return _ENV.from_string(text).render(context)
     except jinja2.TemplateSyntaxError as exc:
         line = copy.body_line + (exc.lineno or 1) - 1
-        raise CopyError(Problem(copy.rel, line, "placeholder", exc.message or "syntax error"))
+        raise CopyError(
+            Problem(copy.rel, line, "placeholder", exc.message or "syntax error")
+        ) from None
     except jinja2.TemplateError:
         line, message = _failing_line(copy, text, context)
         raise CopyError(Problem(copy.rel, line, "placeholder", message)) from None

@@ -7,10 +7,22 @@ import math
 DASH = "-"
 
 _ENGINE_WORDS = {
-    "sglang": "SGLang", "vllm": "vLLM", "trt": "TRT", "trtllm": "TensorRT-LLM",
-    "tensorrt": "TensorRT", "llm": "LLM", "dynamo": "Dynamo", "tgi": "TGI",
-    "lmdeploy": "LMDeploy", "mtp": "MTP", "eagle": "EAGLE", "eagle3": "EAGLE3",
-    "llamacpp": "llama.cpp", "mlc": "MLC", "atom": "ATOM", "sd": "SD",
+    "sglang": "SGLang",
+    "vllm": "vLLM",
+    "trt": "TRT",
+    "trtllm": "TensorRT-LLM",
+    "tensorrt": "TensorRT",
+    "llm": "LLM",
+    "dynamo": "Dynamo",
+    "tgi": "TGI",
+    "lmdeploy": "LMDeploy",
+    "mtp": "MTP",
+    "eagle": "EAGLE",
+    "eagle3": "EAGLE3",
+    "llamacpp": "llama.cpp",
+    "mlc": "MLC",
+    "atom": "ATOM",
+    "sd": "SD",
 }
 _SPEC_METHODS = {"mtp", "eagle", "eagle3", "ngram", "medusa"}
 
@@ -108,7 +120,14 @@ def human_list(items: list[str]) -> str:
 
 
 FILTERS = {
-    "tokens": tokens, "rate": rate, "dollars": dollars, "latency": latency,
-    "seconds": seconds, "context_tokens": context_tokens, "percent": percent,
-    "engine_name": engine_name, "precision_name": precision_name, "human_list": human_list,
+    "tokens": tokens,
+    "rate": rate,
+    "dollars": dollars,
+    "latency": latency,
+    "seconds": seconds,
+    "context_tokens": context_tokens,
+    "percent": percent,
+    "engine_name": engine_name,
+    "precision_name": precision_name,
+    "human_list": human_list,
 }

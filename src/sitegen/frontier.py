@@ -82,8 +82,12 @@ def _hermite(x0: float, x1: float, y0: float, y1: float, m0: float, m1: float, x
     h = x1 - x0
     t = (x - x0) / h
     t2, t3 = t * t, t * t * t
-    return ((2 * t3 - 3 * t2 + 1) * y0 + (t3 - 2 * t2 + t) * h * m0
-            + (-2 * t3 + 3 * t2) * y1 + (t3 - t2) * h * m1)
+    return (
+        (2 * t3 - 3 * t2 + 1) * y0
+        + (t3 - 2 * t2 + t) * h * m0
+        + (-2 * t3 + 3 * t2) * y1
+        + (t3 - t2) * h * m1
+    )
 
 
 def value_at(frontier: Sequence[Point], target: float, method: str = "interpolate") -> float | None:
@@ -102,15 +106,18 @@ def value_at(frontier: Sequence[Point], target: float, method: str = "interpolat
     tangents = monotone_tangents(xs, ys)
     for i in range(len(xs) - 1):
         if xs[i] <= target <= xs[i + 1]:
-            return _hermite(xs[i], xs[i + 1], ys[i], ys[i + 1], tangents[i], tangents[i + 1],
-                            target)
+            return _hermite(
+                xs[i], xs[i + 1], ys[i], ys[i + 1], tangents[i], tangents[i + 1], target
+            )
     raise AssertionError("unreachable: target lies inside the frontier's range")
 
 
 def build_curves(points: Mapping[tuple[str, str], Iterable[Point]]) -> list[Curve]:
     """One curve per (engine, precision), sorted by engine then precision."""
-    return [Curve(engine, precision, pareto_frontier(pts))
-            for (engine, precision), pts in sorted(points.items())]
+    return [
+        Curve(engine, precision, pareto_frontier(pts))
+        for (engine, precision), pts in sorted(points.items())
+    ]
 
 
 def best_at(curves: Sequence[Curve], target: float, method: str = "interpolate") -> Rung:
@@ -118,14 +125,16 @@ def best_at(curves: Sequence[Curve], target: float, method: str = "interpolate")
     best = Rung(target, None, None, None)
     for curve in curves:
         value = value_at(curve.frontier, target, method)
-        if value is not None and (best.throughput_per_gpu is None
-                                  or value > best.throughput_per_gpu):
+        if value is not None and (
+            best.throughput_per_gpu is None or value > best.throughput_per_gpu
+        ):
             best = Rung(target, value, curve.engine, curve.precision)
     return best
 
 
-def ladder(curves: Sequence[Curve], targets: Iterable[float],
-           method: str = "interpolate") -> list[Rung]:
+def ladder(
+    curves: Sequence[Curve], targets: Iterable[float], method: str = "interpolate"
+) -> list[Rung]:
     return [best_at(curves, t, method) for t in sorted(targets)]
 
 

@@ -61,10 +61,15 @@ def to_json(data: Any) -> str:
 
 # -- JSON contracts (SITE.md) ----------------------------------------------------------------
 
+
 def _rung_json(row: LadderRow) -> dict:
-    out = {"target": row.target, "throughput_per_gpu": row.throughput_per_gpu,
-           "engine": row.engine, "precision": row.precision,
-           "cost_per_million_tokens": row.cost_per_million_tokens}
+    out = {
+        "target": row.target,
+        "throughput_per_gpu": row.throughput_per_gpu,
+        "engine": row.engine,
+        "precision": row.precision,
+        "cost_per_million_tokens": row.cost_per_million_tokens,
+    }
     if row.energy is not None:
         out["energy"] = row.energy
     return out
@@ -73,9 +78,15 @@ def _rung_json(row: LadderRow) -> dict:
 def _headline_json(summary: WorkloadSummary, tier: str) -> dict:
     head = summary.headline
     cost = (head.cost_per_million_tokens or {}).get(tier)
-    return {"workload": summary.workload, "interactivity": head.target, "tier": tier,
-            "throughput_per_gpu": head.throughput_per_gpu, "cost_per_million_tokens": cost,
-            "engine": head.engine, "precision": head.precision}
+    return {
+        "workload": summary.workload,
+        "interactivity": head.target,
+        "tier": tier,
+        "throughput_per_gpu": head.throughput_per_gpu,
+        "cost_per_million_tokens": cost,
+        "engine": head.engine,
+        "precision": head.precision,
+    }
 
 
 def _workload_json(summary: WorkloadSummary) -> dict:
@@ -87,33 +98,58 @@ def _workload_json(summary: WorkloadSummary) -> dict:
         "last_date": summary.last_date.isoformat(),
         "peak_throughput_per_gpu": summary.peak_throughput_per_gpu,
         "ladder": [_rung_json(r) for r in summary.ladder],
-        "curves": [{"engine": c.engine, "precision": c.precision,
-                    "frontier": [{"interactivity": p.interactivity,
-                                  "throughput_per_gpu": p.throughput_per_gpu}
-                                 for p in c.frontier],
-                    "points": list(c.points)} for c in summary.curves],
+        "curves": [
+            {
+                "engine": c.engine,
+                "precision": c.precision,
+                "frontier": [
+                    {"interactivity": p.interactivity, "throughput_per_gpu": p.throughput_per_gpu}
+                    for p in c.frontier
+                ],
+                "points": list(c.points),
+            }
+            for c in summary.curves
+        ],
     }
 
 
 def pair_json(model: str, gpu: str, summaries: list[WorkloadSummary], tier: str) -> dict:
-    return {"model": model, "gpu": gpu,
-            "headline": _headline_json(summaries[0], tier) if summaries else None,
-            "workloads": {s.workload: _workload_json(s) for s in summaries}}
+    return {
+        "model": model,
+        "gpu": gpu,
+        "headline": _headline_json(summaries[0], tier) if summaries else None,
+        "workloads": {s.workload: _workload_json(s) for s in summaries},
+    }
 
 
 def leaderboard_rows(site: Site, pairs: dict[tuple[str, str], list[WorkloadSummary]]) -> list:
     rows = []
     for (model, gpu), summaries in pairs.items():
         for s in summaries:
-            rows.append({"model": model, "gpu": gpu, "workload": s.workload,
-                         "interactivity": s.headline.target,
-                         "throughput_per_gpu": s.headline.throughput_per_gpu,
-                         "cost_per_million_tokens": s.headline.cost_per_million_tokens,
-                         "engine": s.headline.engine, "precision": s.headline.precision,
-                         "configs": s.configs, "last_date": s.last_date.isoformat(),
-                         "url": pair_route(model, gpu)})
-    rows.sort(key=lambda r: (r["throughput_per_gpu"] is None, -(r["throughput_per_gpu"] or 0),
-                             r["model"], r["gpu"], r["workload"]))
+            rows.append(
+                {
+                    "model": model,
+                    "gpu": gpu,
+                    "workload": s.workload,
+                    "interactivity": s.headline.target,
+                    "throughput_per_gpu": s.headline.throughput_per_gpu,
+                    "cost_per_million_tokens": s.headline.cost_per_million_tokens,
+                    "engine": s.headline.engine,
+                    "precision": s.headline.precision,
+                    "configs": s.configs,
+                    "last_date": s.last_date.isoformat(),
+                    "url": pair_route(model, gpu),
+                }
+            )
+    rows.sort(
+        key=lambda r: (
+            r["throughput_per_gpu"] is None,
+            -(r["throughput_per_gpu"] or 0),
+            r["model"],
+            r["gpu"],
+            r["workload"],
+        )
+    )
     return rows
 
 
@@ -121,26 +157,54 @@ def leaderboard_csv(site: Site, rows: list[dict]) -> str:
     tiers = [t.slug for t in site.pricing.tiers]
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["model", "gpu", "workload", "interactivity", "throughput_per_gpu",
-                     *[f"cost_per_million_tokens_{t}" for t in tiers],
-                     "engine", "precision", "configs", "last_date", "url"])
+    writer.writerow(
+        [
+            "model",
+            "gpu",
+            "workload",
+            "interactivity",
+            "throughput_per_gpu",
+            *[f"cost_per_million_tokens_{t}" for t in tiers],
+            "engine",
+            "precision",
+            "configs",
+            "last_date",
+            "url",
+        ]
+    )
     for r in rows:
         cost = r["cost_per_million_tokens"] or {}
-        writer.writerow([r["model"], r["gpu"], r["workload"], repr(r["interactivity"]),
-                         "" if r["throughput_per_gpu"] is None else repr(r["throughput_per_gpu"]),
-                         *["" if cost.get(t) is None else repr(cost[t]) for t in tiers],
-                         r["engine"] or "", r["precision"] or "", r["configs"], r["last_date"],
-                         r["url"]])
+        writer.writerow(
+            [
+                r["model"],
+                r["gpu"],
+                r["workload"],
+                repr(r["interactivity"]),
+                "" if r["throughput_per_gpu"] is None else repr(r["throughput_per_gpu"]),
+                *["" if cost.get(t) is None else repr(cost[t]) for t in tiers],
+                r["engine"] or "",
+                r["precision"] or "",
+                r["configs"],
+                r["last_date"],
+                r["url"],
+            ]
+        )
     return out.getvalue()
 
 
 # -- page contexts -----------------------------------------------------------------------------
 
+
 class Planner:
     """Builds the plan; content placeholders that fail are collected as problems."""
 
-    def __init__(self, site: Site, pairs: dict[tuple[str, str], list[WorkloadSummary]],
-                 content: Content, problems: Problems) -> None:
+    def __init__(
+        self,
+        site: Site,
+        pairs: dict[tuple[str, str], list[WorkloadSummary]],
+        content: Content,
+        problems: Problems,
+    ) -> None:
         self.site = site
         self.pairs = pairs
         self.content = content
@@ -160,18 +224,24 @@ class Planner:
     def placeholders(self, model: str, gpu: str, summary: WorkloadSummary | None) -> dict:
         """What an editor's placeholders can read on a model x GPU page."""
         site = self.site
-        context: dict[str, Any] = {"model": site.models[model], "gpu": site.gpus[gpu],
-                                   "site": {"title": site.config.title}}
+        context: dict[str, Any] = {
+            "model": site.models[model],
+            "gpu": site.gpus[gpu],
+            "site": {"title": site.config.title},
+        }
         if summary is not None:
             head = summary.headline
             context.update(
                 workload=site.workloads[summary.workload],
-                headline={"throughput_per_gpu": head.throughput_per_gpu,
-                          "cost_per_million_tokens": (head.cost_per_million_tokens or {}).get(
-                              self.tier),
-                          "costs": head.cost_per_million_tokens or {},
-                          "interactivity": head.target, "tier": self.tier,
-                          "engine": head.engine, "precision": head.precision},
+                headline={
+                    "throughput_per_gpu": head.throughput_per_gpu,
+                    "cost_per_million_tokens": (head.cost_per_million_tokens or {}).get(self.tier),
+                    "costs": head.cost_per_million_tokens or {},
+                    "interactivity": head.target,
+                    "tier": self.tier,
+                    "engine": head.engine,
+                    "precision": head.precision,
+                },
                 ladder=[_rung_json(r) for r in summary.ladder],
                 peak_throughput_per_gpu=summary.peak_throughput_per_gpu,
                 configs=summary.configs,
@@ -190,11 +260,21 @@ class Planner:
         workloads = []
         for s in summaries:
             sources = sorted({r.source for r in runs if r.id in s.current_runs})
-            workloads.append({
-                "summary": s, "workload": site.workloads[s.workload],
-                "faq": faq.generated(site.models[model], site.gpus[gpu],
-                                     site.workloads[s.workload], s, site.pricing, self.tier,
-                                     sources)})
+            workloads.append(
+                {
+                    "summary": s,
+                    "workload": site.workloads[s.workload],
+                    "faq": faq.generated(
+                        site.models[model],
+                        site.gpus[gpu],
+                        site.workloads[s.workload],
+                        s,
+                        site.pricing,
+                        self.tier,
+                        sources,
+                    ),
+                }
+            )
         editors = []
         for copy in self.content.faq:
             if faq_applies(copy, model, gpu):
@@ -208,23 +288,35 @@ class Planner:
         questions = (workloads[0]["faq"] if workloads else []) + editors
         title = f"Running {site.models[model].name} on {site.gpus[gpu].name}"
         context = {
-            "model": site.models[model], "gpu": site.gpus[gpu], "workloads": workloads,
-            "main": main, "runs": runs,
+            "model": site.models[model],
+            "gpu": site.gpus[gpu],
+            "workloads": workloads,
+            "main": main,
+            "runs": runs,
             "matrices": [r for r in runs if r.kind == "matrix"],
-            "illustrative": any(r.illustrative for r in runs
-                                if main and r.id in main.current_runs),
-            "prices": site.pricing.for_gpu(gpu), "tiers": site.pricing.tiers,
-            "tier": self.tier, "tier_label": self.tiers.get(self.tier, self.tier),
+            "illustrative": any(r.illustrative for r in runs if main and r.id in main.current_runs),
+            "prices": site.pricing.for_gpu(gpu),
+            "tiers": site.pricing.tiers,
+            "tier": self.tier,
+            "tier_label": self.tiers.get(self.tier, self.tier),
             "pricing": site.pricing,
             "intro": self.copy(self.content.pairs.get((model, gpu)), values),
             "faq": questions,
             "faq_jsonld": _faq_jsonld(questions),
-            "compare": [(other, compare_route(gpu, other, model))
-                        for other in self.gpus_of(model) if other != gpu],
+            "compare": [
+                (other, compare_route(gpu, other, model))
+                for other in self.gpus_of(model)
+                if other != gpu
+            ],
             "description": _pair_description(site, model, gpu, main, self.tier),
         }
-        return Page(pair_route(model, gpu), "pair.html", title, context,
-                    lastmod=main.last_date.isoformat() if main else None)
+        return Page(
+            pair_route(model, gpu),
+            "pair.html",
+            title,
+            context,
+            lastmod=main.last_date.isoformat() if main else None,
+        )
 
     def gpus_of(self, model: str) -> list[str]:
         return sorted({g for (m, g) in self.pair_keys() if m == model})
@@ -239,31 +331,64 @@ class Planner:
         for model, gpu in keys:
             summaries = self.pairs.get((model, gpu), [])
             main = summaries[0] if summaries else None
-            rows.append({"model": self.site.models[model], "gpu": self.site.gpus[gpu],
-                         "summary": main, "route": pair_route(model, gpu),
-                         "workload": self.site.workloads[main.workload] if main else None})
-        return sorted(rows, key=lambda r: (
-            r["summary"] is None or r["summary"].headline.throughput_per_gpu is None,
-            -((r["summary"] and r["summary"].headline.throughput_per_gpu) or 0),
-            r["model"].slug, r["gpu"].slug))
+            rows.append(
+                {
+                    "model": self.site.models[model],
+                    "gpu": self.site.gpus[gpu],
+                    "summary": main,
+                    "route": pair_route(model, gpu),
+                    "workload": self.site.workloads[main.workload] if main else None,
+                }
+            )
+        return sorted(
+            rows,
+            key=lambda r: (
+                r["summary"] is None or r["summary"].headline.throughput_per_gpu is None,
+                -((r["summary"] and r["summary"].headline.throughput_per_gpu) or 0),
+                r["model"].slug,
+                r["gpu"].slug,
+            ),
+        )
 
     def plan(self) -> Plan:
         site = self.site
         plan = Plan()
         keys = self.pair_keys()
         rows = leaderboard_rows(site, self.pairs)
-        plan.pages.append(Page("", "index.html", site.config.title, {
-            "rows": [dict(r, model_obj=site.models[r["model"]], gpu_obj=site.gpus[r["gpu"]],
-                          workload_obj=site.workloads[r["workload"]]) for r in rows],
-            "only_matrix": [k for k in keys if k not in self.pairs],
-            "models": site.models, "gpus": site.gpus,
-            "tier": self.tier, "tier_label": self.tiers.get(self.tier, self.tier),
-            "pricing": site.pricing, "interactivity": site.config.headline_interactivity,
-            "pages": sorted(self.content.pages)}))
+        plan.pages.append(
+            Page(
+                "",
+                "index.html",
+                site.config.title,
+                {
+                    "rows": [
+                        dict(
+                            r,
+                            model_obj=site.models[r["model"]],
+                            gpu_obj=site.gpus[r["gpu"]],
+                            workload_obj=site.workloads[r["workload"]],
+                        )
+                        for r in rows
+                    ],
+                    "only_matrix": [k for k in keys if k not in self.pairs],
+                    "models": site.models,
+                    "gpus": site.gpus,
+                    "tier": self.tier,
+                    "tier_label": self.tiers.get(self.tier, self.tier),
+                    "pricing": site.pricing,
+                    "interactivity": site.config.headline_interactivity,
+                    "pages": sorted(self.content.pages),
+                },
+            )
+        )
         for model, gpu in keys:
             plan.pages.append(self.pair_page(model, gpu))
-            plan.files.append(DataFile(pair_route(model, gpu) + "data.json", to_json(
-                pair_json(model, gpu, self.pairs.get((model, gpu), []), self.tier))))
+            plan.files.append(
+                DataFile(
+                    pair_route(model, gpu) + "data.json",
+                    to_json(pair_json(model, gpu, self.pairs.get((model, gpu), []), self.tier)),
+                )
+            )
         for model in sorted({m for m, _ in keys}):
             plan.pages.append(self.model_page(model, keys))
         for gpu in sorted({g for _, g in keys}):
@@ -272,10 +397,12 @@ class Planner:
         for name, copy in sorted(self.content.pages.items()):
             body = self.copy(copy, {"site": {"title": site.config.title}})
             title = str(copy.meta.get("title") or name.replace("-", " ").capitalize())
-            plan.pages.append(Page(f"{name}/", "content.html", title,
-                                   {"body": body, "meta": copy.meta}))
-        plan.pages.append(Page("", "404.html", "Page not found", {}, filename="404.html",
-                               in_sitemap=False))
+            plan.pages.append(
+                Page(f"{name}/", "content.html", title, {"body": body, "meta": copy.meta})
+            )
+        plan.pages.append(
+            Page("", "404.html", "Page not found", {}, filename="404.html", in_sitemap=False)
+        )
         plan.files.append(DataFile("data/leaderboard.json", to_json(rows)))
         plan.files.append(DataFile("data/leaderboard.csv", leaderboard_csv(site, rows)))
         return plan
@@ -283,42 +410,73 @@ class Planner:
     def model_page(self, model: str, keys: list[tuple[str, str]]) -> Page:
         m = self.site.models[model]
         values = {"model": m, "site": {"title": self.site.config.title}}
-        return Page(f"models/{model}/", "model.html", f"{m.name} on every GPU", {
-            "model": m, "rows": self.best_first([k for k in keys if k[0] == model]),
-            "intro": self.copy(self.content.models.get(model), values),
-            "tier": self.tier, "tier_label": self.tiers.get(self.tier, self.tier),
-            "interactivity": self.site.config.headline_interactivity})
+        return Page(
+            f"models/{model}/",
+            "model.html",
+            f"{m.name} on every GPU",
+            {
+                "model": m,
+                "rows": self.best_first([k for k in keys if k[0] == model]),
+                "intro": self.copy(self.content.models.get(model), values),
+                "tier": self.tier,
+                "tier_label": self.tiers.get(self.tier, self.tier),
+                "interactivity": self.site.config.headline_interactivity,
+            },
+        )
 
     def gpu_page(self, gpu: str, keys: list[tuple[str, str]]) -> Page:
         g = self.site.gpus[gpu]
         values = {"gpu": g, "site": {"title": self.site.config.title}}
-        return Page(f"gpus/{gpu}/", "gpu.html", f"Every model on {g.name}", {
-            "gpu": g, "rows": self.best_first([k for k in keys if k[1] == gpu]),
-            "intro": self.copy(self.content.gpus.get(gpu), values),
-            "prices": self.site.pricing.for_gpu(gpu), "tiers": self.site.pricing.tiers,
-            "pricing": self.site.pricing,
-            "tier": self.tier, "tier_label": self.tiers.get(self.tier, self.tier),
-            "interactivity": self.site.config.headline_interactivity})
+        return Page(
+            f"gpus/{gpu}/",
+            "gpu.html",
+            f"Every model on {g.name}",
+            {
+                "gpu": g,
+                "rows": self.best_first([k for k in keys if k[1] == gpu]),
+                "intro": self.copy(self.content.gpus.get(gpu), values),
+                "prices": self.site.pricing.for_gpu(gpu),
+                "tiers": self.site.pricing.tiers,
+                "pricing": self.site.pricing,
+                "tier": self.tier,
+                "tier_label": self.tiers.get(self.tier, self.tier),
+                "interactivity": self.site.config.headline_interactivity,
+            },
+        )
 
     def compare_pages(self, keys: list[tuple[str, str]]) -> list[Page]:
         pages = []
         for model in sorted({m for m, _ in keys}):
             gpus = self.gpus_of(model)
             for a, b in itertools.combinations(gpus, 2):
-                sides = [{"gpu": self.site.gpus[g], "route": pair_route(model, g),
-                          "summaries": {s.workload: s for s in self.pairs.get((model, g), [])}}
-                         for g in (a, b)]
-                workloads = sorted(set(sides[0]["summaries"]) | set(sides[1]["summaries"]),
-                                   key=lambda w: (w != self.site.config.default_workload, w))
+                sides = [
+                    {
+                        "gpu": self.site.gpus[g],
+                        "route": pair_route(model, g),
+                        "summaries": {s.workload: s for s in self.pairs.get((model, g), [])},
+                    }
+                    for g in (a, b)
+                ]
+                workloads = sorted(
+                    set(sides[0]["summaries"]) | set(sides[1]["summaries"]),
+                    key=lambda w: (w != self.site.config.default_workload, w),
+                )
                 m = self.site.models[model]
-                pages.append(Page(compare_route(a, b, model), "compare.html",
-                                  f"{m.name}: {self.site.gpus[a].name} vs "
-                                  f"{self.site.gpus[b].name}", {
-                                      "model": m, "sides": sides,
-                                      "workloads": [self.site.workloads[w] for w in workloads],
-                                      "targets": self.site.config.targets,
-                                      "tier": self.tier,
-                                      "tier_label": self.tiers.get(self.tier, self.tier)}))
+                pages.append(
+                    Page(
+                        compare_route(a, b, model),
+                        "compare.html",
+                        f"{m.name}: {self.site.gpus[a].name} vs {self.site.gpus[b].name}",
+                        {
+                            "model": m,
+                            "sides": sides,
+                            "workloads": [self.site.workloads[w] for w in workloads],
+                            "targets": self.site.config.targets,
+                            "tier": self.tier,
+                            "tier_label": self.tiers.get(self.tier, self.tier),
+                        },
+                    )
+                )
         return pages
 
 
@@ -327,17 +485,26 @@ def _plain(html: Markup) -> str:
 
 
 def _faq_jsonld(entries: list[faq.Entry]) -> Markup:
-    data = {"@context": "https://schema.org", "@type": "FAQPage",
-            "mainEntity": [{"@type": "Question", "name": e.question,
-                            "acceptedAnswer": {"@type": "Answer", "text": e.answer_text}}
-                           for e in entries]}
+    data = {
+        "@context": "https://schema.org",
+        "@type": "FAQPage",
+        "mainEntity": [
+            {
+                "@type": "Question",
+                "name": e.question,
+                "acceptedAnswer": {"@type": "Answer", "text": e.answer_text},
+            }
+            for e in entries
+        ],
+    }
     text = json.dumps(data, ensure_ascii=False, indent=1)
     # "</" cannot close the script element when escaped
     return Markup(text.replace("</", "<\\/"))
 
 
-def _pair_description(site: Site, model: str, gpu: str, main: WorkloadSummary | None,
-                      tier: str) -> str:
+def _pair_description(
+    site: Site, model: str, gpu: str, main: WorkloadSummary | None, tier: str
+) -> str:
     from .display import dollars, rate, tokens
 
     m, g = site.models[model], site.gpus[gpu]
@@ -345,8 +512,10 @@ def _pair_description(site: Site, model: str, gpu: str, main: WorkloadSummary | 
         return f"Benchmarks of {m.name} on {g.name}: throughput, latency and cost."
     head = main.headline
     cost = (head.cost_per_million_tokens or {}).get(tier)
-    text = (f"{m.name} sustains {tokens(head.throughput_per_gpu)} tokens/s per GPU on {g.name} "
-            f"at {rate(head.target)} tokens/s per user")
+    text = (
+        f"{m.name} sustains {tokens(head.throughput_per_gpu)} tokens/s per GPU on {g.name} "
+        f"at {rate(head.target)} tokens/s per user"
+    )
     return text + (f", {dollars(cost)} per million tokens." if cost is not None else ".")
 
 

@@ -71,20 +71,47 @@ def config_frame(sweeps: list[SweepRun]) -> pd.DataFrame:
     rows = []
     for run in sweeps:
         for index, c in enumerate(run.configs):
-            rows.append({
-                "model": run.model, "gpu": run.gpu, "workload": run.workload,
-                "engine": run.engine, "precision": run.precision, "date": run.date,
-                "run": run.id, "index": index, "status": c.status,
-                "interactivity": c.interactivity if c.tpot_ms else math.nan,
-                "throughput_per_gpu": c.throughput_per_gpu,
-                "concurrency": c.concurrency, "gpus": c.gpus, "tp": c.tp, "ep": c.ep,
-                "parallelism": c.parallelism,
-                "ttft_ms": c.ttft_ms.median if c.ttft_ms else math.nan,
-                "tpot_ms": c.tpot_ms.median if c.tpot_ms else math.nan,
-            })
-    columns = GROUP + CURVE + ["date", "run", "index", "status", "interactivity",
-                               "throughput_per_gpu", "concurrency", "gpus", "tp", "ep",
-                               "parallelism", "ttft_ms", "tpot_ms"]
+            rows.append(
+                {
+                    "model": run.model,
+                    "gpu": run.gpu,
+                    "workload": run.workload,
+                    "engine": run.engine,
+                    "precision": run.precision,
+                    "date": run.date,
+                    "run": run.id,
+                    "index": index,
+                    "status": c.status,
+                    "interactivity": c.interactivity if c.tpot_ms else math.nan,
+                    "throughput_per_gpu": c.throughput_per_gpu,
+                    "concurrency": c.concurrency,
+                    "gpus": c.gpus,
+                    "tp": c.tp,
+                    "ep": c.ep,
+                    "parallelism": c.parallelism,
+                    "ttft_ms": c.ttft_ms.median if c.ttft_ms else math.nan,
+                    "tpot_ms": c.tpot_ms.median if c.tpot_ms else math.nan,
+                }
+            )
+    columns = (
+        GROUP
+        + CURVE
+        + [
+            "date",
+            "run",
+            "index",
+            "status",
+            "interactivity",
+            "throughput_per_gpu",
+            "concurrency",
+            "gpus",
+            "tp",
+            "ep",
+            "parallelism",
+            "ttft_ms",
+            "tpot_ms",
+        ]
+    )
     return pd.DataFrame(rows, columns=columns)
 
 
@@ -111,16 +138,21 @@ def _point_record(row: pd.Series) -> dict:
 
 
 def _points(frame: pd.DataFrame) -> list[frontier.Point]:
-    return [frontier.Point(float(x), float(y))
-            for x, y in zip(frame["interactivity"], frame["throughput_per_gpu"], strict=True)]
+    return [
+        frontier.Point(float(x), float(y))
+        for x, y in zip(frame["interactivity"], frame["throughput_per_gpu"], strict=True)
+    ]
 
 
 def _cost(site: Site, gpu: str, throughput: float | None) -> dict[str, float] | None:
     prices = site.pricing.for_gpu(gpu)
     if throughput is None or not prices:
         return None
-    return {tier.slug: frontier.cost_per_million_tokens(prices[tier.slug], throughput)
-            for tier in site.pricing.tiers if tier.slug in prices}
+    return {
+        tier.slug: frontier.cost_per_million_tokens(prices[tier.slug], throughput)
+        for tier in site.pricing.tiers
+        if tier.slug in prices
+    }
 
 
 def _ladder_row(site: Site, gpu: str, rung: frontier.Rung) -> LadderRow:
@@ -128,12 +160,19 @@ def _ladder_row(site: Site, gpu: str, rung: frontier.Rung) -> LadderRow:
     energy = None
     if power_kw and rung.throughput_per_gpu:
         energy = frontier.energy(rung.throughput_per_gpu, power_kw)
-    return LadderRow(rung.target, rung.throughput_per_gpu, rung.engine, rung.precision,
-                     _cost(site, gpu, rung.throughput_per_gpu), energy)
+    return LadderRow(
+        rung.target,
+        rung.throughput_per_gpu,
+        rung.engine,
+        rung.precision,
+        _cost(site, gpu, rung.throughput_per_gpu),
+        energy,
+    )
 
 
-def _history(all_rows: pd.DataFrame, engine: str, precision: str, target: float,
-             method: str) -> tuple[HistoryPoint, ...]:
+def _history(
+    all_rows: pd.DataFrame, engine: str, precision: str, target: float, method: str
+) -> tuple[HistoryPoint, ...]:
     """The curve's value at the headline target for each date it was measured."""
     rows = all_rows[(all_rows["engine"] == engine) & (all_rows["precision"] == precision)]
     history = []
@@ -149,15 +188,21 @@ def _headline_config(curve_rows: pd.DataFrame, target: float) -> dict | None:
     meeting = curve_rows[curve_rows["interactivity"] >= target]
     if meeting.empty:
         return None
-    best = meeting.sort_values(["throughput_per_gpu", "interactivity"],
-                               ascending=False, kind="stable").iloc[0]
+    best = meeting.sort_values(
+        ["throughput_per_gpu", "interactivity"], ascending=False, kind="stable"
+    ).iloc[0]
     return _config_record(best)
 
 
 def _config_record(row: pd.Series) -> dict:
     record = _point_record(row)
-    record.update(engine=row["engine"], precision=row["precision"],
-                  parallelism=row["parallelism"], date=row["date"], index=int(row["index"]))
+    record.update(
+        engine=row["engine"],
+        precision=row["precision"],
+        parallelism=row["parallelism"],
+        date=row["date"],
+        index=int(row["index"]),
+    )
     return record
 
 
@@ -170,17 +215,19 @@ def summarise_workload(site: Site, rows: pd.DataFrame) -> WorkloadSummary | None
     ok = current[current["status"] == "ok"]
     curves = []
     for (engine, precision), curve_rows in ok.groupby(CURVE, sort=True):
-        curve_rows = curve_rows.sort_values(["interactivity", "throughput_per_gpu"],
-                                            kind="stable")
-        curves.append(CurveSummary(
-            engine, precision, frontier.pareto_frontier(_points(curve_rows)),
-            tuple(_point_record(r) for _, r in curve_rows.iterrows()),
-            _history(rows, engine, precision, config.headline_interactivity, method)))
+        curve_rows = curve_rows.sort_values(["interactivity", "throughput_per_gpu"], kind="stable")
+        curves.append(
+            CurveSummary(
+                engine,
+                precision,
+                frontier.pareto_frontier(_points(curve_rows)),
+                tuple(_point_record(r) for _, r in curve_rows.iterrows()),
+                _history(rows, engine, precision, config.headline_interactivity, method),
+            )
+        )
     shapes = [frontier.Curve(c.engine, c.precision, c.frontier) for c in curves]
-    ladder = [_ladder_row(site, gpu, r)
-              for r in frontier.ladder(shapes, config.targets, method)]
-    head = _ladder_row(site, gpu, frontier.best_at(shapes, config.headline_interactivity,
-                                                   method))
+    ladder = [_ladder_row(site, gpu, r) for r in frontier.ladder(shapes, config.targets, method)]
+    head = _ladder_row(site, gpu, frontier.best_at(shapes, config.headline_interactivity, method))
     headline_config = None
     if head.engine is not None:
         on_curve = ok[(ok["engine"] == head.engine) & (ok["precision"] == head.precision)]
@@ -191,18 +238,33 @@ def summarise_workload(site: Site, rows: pd.DataFrame) -> WorkloadSummary | None
     fastest_tpot = _config_record(ok.sort_values(["tpot_ms", "run", "index"]).iloc[0])
     failed = current[current["status"] != "ok"]
     return WorkloadSummary(
-        model=model, gpu=gpu, workload=workload,
+        model=model,
+        gpu=gpu,
+        workload=workload,
         configs=len(ok),
         engines=tuple(sorted(set(ok["engine"]))),
         precisions=tuple(sorted(set(ok["precision"]))),
-        first_date=min(current["date"]), last_date=max(current["date"]),
+        first_date=min(current["date"]),
+        last_date=max(current["date"]),
         peak_throughput_per_gpu=float(ok["throughput_per_gpu"].max()),
-        ladder=tuple(ladder), curves=tuple(curves), headline=head,
-        headline_config=headline_config, fastest_ttft=fastest_ttft, fastest_tpot=fastest_tpot,
-        failed=tuple({"run": r["run"], "index": int(r["index"]),
-                      "concurrency": int(r["concurrency"]), "gpus": int(r["gpus"]),
-                      "engine": r["engine"], "precision": r["precision"],
-                      "parallelism": r["parallelism"]} for _, r in failed.iterrows()),
+        ladder=tuple(ladder),
+        curves=tuple(curves),
+        headline=head,
+        headline_config=headline_config,
+        fastest_ttft=fastest_ttft,
+        fastest_tpot=fastest_tpot,
+        failed=tuple(
+            {
+                "run": r["run"],
+                "index": int(r["index"]),
+                "concurrency": int(r["concurrency"]),
+                "gpus": int(r["gpus"]),
+                "engine": r["engine"],
+                "precision": r["precision"],
+                "parallelism": r["parallelism"],
+            }
+            for _, r in failed.iterrows()
+        ),
         current_runs=tuple(sorted(set(current["run"]))),
         older_runs=tuple(sorted(set(rows["run"]) - set(current["run"]))),
     )

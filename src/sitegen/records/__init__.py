@@ -20,7 +20,23 @@ from .model import (
 from .problems import Problem, Problems, SiteError
 
 __all__ = [
-    "DecodeCell", "Gpu", "Latency", "MatrixRun", "Model", "Pricing", "Problem", "Problems",
-    "Run", "Site", "SiteConfig", "SiteError", "SweepConfig", "SweepRun", "Workload",
-    "check_run", "load_site", "load_site_or_raise", "run_id",
+    "DecodeCell",
+    "Gpu",
+    "Latency",
+    "MatrixRun",
+    "Model",
+    "Pricing",
+    "Problem",
+    "Problems",
+    "Run",
+    "Site",
+    "SiteConfig",
+    "SiteError",
+    "SweepConfig",
+    "SweepRun",
+    "Workload",
+    "check_run",
+    "load_site",
+    "load_site_or_raise",
+    "run_id",
 ]

@@ -63,7 +63,7 @@ class Checker:
         value = self._raw(obj, path, key, required, "a string")
         if value is MISSING:
             return None
-        if isinstance(value, bool) or isinstance(value, dict | list):
+        if isinstance(value, bool | dict | list):
             self.expected(path + (key,), "a string", value)
             return None
         if isinstance(value, dt.date):
@@ -168,9 +168,7 @@ class Checker:
     def slug_key(self, key: Any, path: Path_) -> bool:
         if isinstance(key, str) and SLUG.match(key):
             return True
-        self.expected(
-            path, "a slug: lowercase a-z 0-9 . -, starting with a letter or digit", key
-        )
+        self.expected(path, "a slug: lowercase a-z 0-9 . -, starting with a letter or digit", key)
         return False
 
     def unknown_keys(self, obj: dict, path: Path_, allowed: Iterable[str]) -> None:

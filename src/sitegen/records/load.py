@@ -58,16 +58,19 @@ def catalogs(root: Path, problems: Problems) -> dict[str, Any]:
     return out
 
 
-def check_run(data: Any, doc: Document, rel: str, rid: str, known: dict,
-              problems: Problems) -> Run | None:
+def check_run(
+    data: Any, doc: Document, rel: str, rid: str, known: dict, problems: Problems
+) -> Run | None:
     """One run record, of either kind; None when it has errors (they go into problems)."""
     c = Checker(rel, doc, problems)
     record = c.mapping(data, (), "a run record (a mapping)")
     if record is None:
         return None
     if not SLUG.match(rid):
-        c.error((), f"run id {rid!r} (from the file path) must be lowercase a-z 0-9 . -; "
-                    "rename the file")
+        c.error(
+            (),
+            f"run id {rid!r} (from the file path) must be lowercase a-z 0-9 . -; rename the file",
+        )
     kind = c.choice(record, (), "kind", ("sweep", "matrix"), default="sweep")
     check = schema.matrix if kind == "matrix" else schema.sweep
     run = check(c, record, rid, rel, known)
@@ -105,8 +108,15 @@ def _cross_checks(runs: list[Run], known: dict, problems: Problems) -> None:
     for run in runs:
         if isinstance(run, SweepRun):
             for i, config in enumerate(run.configs):
-                key = (run.model, run.gpu, run.workload, run.engine, run.precision, run.date,
-                       schema._config_key(config))
+                key = (
+                    run.model,
+                    run.gpu,
+                    run.workload,
+                    run.engine,
+                    run.precision,
+                    run.date,
+                    schema._config_key(config),
+                )
                 groups[key].append((run, i))
     for places in groups.values():
         files = {run.path for run, _ in places}
@@ -114,16 +124,29 @@ def _cross_checks(runs: list[Run], known: dict, problems: Problems) -> None:
             first, i = places[0]
             for run, j in places[1:]:
                 if run.path != first.path:
-                    problems.add(Problem(
-                        run.path, run.configs[j].line, f"configs[{j}]",
-                        f"duplicate config: also measured in {first.path} configs[{i}] "
-                        "on the same date", WARNING))
+                    problems.add(
+                        Problem(
+                            run.path,
+                            run.configs[j].line,
+                            f"configs[{j}]",
+                            f"duplicate config: also measured in {first.path} configs[{i}] "
+                            "on the same date",
+                            WARNING,
+                        )
+                    )
     priced = known["pricing"].prices
     for gpu in sorted({run.gpu for run in runs}):
         if gpu not in priced:
-            problems.add(Problem("data/pricing.yaml", None, f"prices.{gpu}",
-                                 f"GPU {gpu!r} has runs but no price; its cost cells will say "
-                                 "that no price is known", WARNING))
+            problems.add(
+                Problem(
+                    "data/pricing.yaml",
+                    None,
+                    f"prices.{gpu}",
+                    f"GPU {gpu!r} has runs but no price; its cost cells will say "
+                    "that no price is known",
+                    WARNING,
+                )
+            )
 
 
 def load_site(root: Path | str) -> tuple[Site | None, Problems]:
@@ -131,16 +154,28 @@ def load_site(root: Path | str) -> tuple[Site | None, Problems]:
     root = Path(root)
     problems = Problems()
     if not (root / "sitegen.yaml").is_file():
-        problems.add(Problem("sitegen.yaml", None, "",
-                             f"not found in {root}: is this a site folder? (--site DIR)"))
+        problems.add(
+            Problem(
+                "sitegen.yaml",
+                None,
+                "",
+                f"not found in {root}: is this a site folder? (--site DIR)",
+            )
+        )
         return None, problems
     known = catalogs(root, problems)
     runs = load_runs(root, known, problems)
     if problems.errors:
         return None, problems
-    site = Site(root=str(root), config=known["config"], models=known["models"],
-                gpus=known["gpus"], workloads=known["workloads"], pricing=known["pricing"],
-                runs=tuple(sorted(runs, key=lambda r: (r.date, r.id))))
+    site = Site(
+        root=str(root),
+        config=known["config"],
+        models=known["models"],
+        gpus=known["gpus"],
+        workloads=known["workloads"],
+        pricing=known["pricing"],
+        runs=tuple(sorted(runs, key=lambda r: (r.date, r.id))),
+    )
     return site, problems
 
 

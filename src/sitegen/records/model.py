@@ -102,8 +102,11 @@ class SweepConfig:
     @property
     def parallelism(self) -> str:
         """TP8 EP8 style label; disaggregated configs show their prefill/decode split."""
-        parts = [f"{name.upper()}{value}" for name in ("tp", "pp", "ep", "dp")
-                 if (value := getattr(self, name)) and value > 1]
+        parts = [
+            f"{name.upper()}{value}"
+            for name in ("tp", "pp", "ep", "dp")
+            if (value := getattr(self, name)) and value > 1
+        ]
         if self.dp_attention:
             parts.append("DP-attn")
         if self.disagg:

@@ -66,9 +66,7 @@ def _model(c: Checker, slug: str, m: dict, path: Path_) -> Model | None:
 
 
 def _gpu(c: Checker, slug: str, m: dict, path: Path_) -> Gpu | None:
-    c.unknown_keys(
-        m, path, ("name", "vendor", "memory_gb", "hbm_tb_s", "tdp_w", "all_in_power_kw")
-    )
+    c.unknown_keys(m, path, ("name", "vendor", "memory_gb", "hbm_tb_s", "tdp_w", "all_in_power_kw"))
     name = c.string(m, path, "name")
     entry = Gpu(
         slug=slug,
@@ -143,8 +141,7 @@ def site_config(c: Checker, data: Any, known_workloads: dict, pricing: Pricing) 
     c.unknown_keys(
         top,
         (),
-        ("title", "description", "base_url", "default_workload", "targets", "headline",
-         "frontier"),
+        ("title", "description", "base_url", "default_workload", "targets", "headline", "frontier"),
     )
     base_url = c.string(top, (), "base_url")
     if base_url and not base_url.startswith(("http://", "https://")):
@@ -153,8 +150,10 @@ def site_config(c: Checker, data: Any, known_workloads: dict, pricing: Pricing) 
         base_url += "/"
     default_workload = next(iter(known_workloads), "")
     if "default_workload" in top:
-        default_workload = c.ref(top, (), "default_workload", known_workloads,
-                                 "data/workloads.yaml") or default_workload
+        default_workload = (
+            c.ref(top, (), "default_workload", known_workloads, "data/workloads.yaml")
+            or default_workload
+        )
     targets = DEFAULT_TARGETS
     if "targets" in top:
         raw = top["targets"]
@@ -186,15 +185,52 @@ def site_config(c: Checker, data: Any, known_workloads: dict, pricing: Pricing) 
 
 # -- run records ---------------------------------------------------------------------------
 
-RUN_FIELDS = ("kind", "source", "url", "date", "model", "gpu", "engine", "engine_version",
-              "precision", "notes", "illustrative")
+RUN_FIELDS = (
+    "kind",
+    "source",
+    "url",
+    "date",
+    "model",
+    "gpu",
+    "engine",
+    "engine_version",
+    "precision",
+    "notes",
+    "illustrative",
+)
 SWEEP_FIELDS = RUN_FIELDS + ("workload", "configs")
-MATRIX_FIELDS = RUN_FIELDS + ("title", "gpus", "power_cap_w", "host", "bench", "canonical",
-                              "prefill", "decode")
-CONFIG_FIELDS = ("gpus", "tp", "pp", "ep", "dp", "dp_attention", "spec_decoding", "disagg",
-                 "prefill_gpus", "decode_gpus", "power_w", "image", "concurrency",
-                 "throughput_per_gpu", "output_throughput_per_gpu", "ttft_ms", "tpot_ms",
-                 "e2el_ms", "interactivity", "status")
+MATRIX_FIELDS = RUN_FIELDS + (
+    "title",
+    "gpus",
+    "power_cap_w",
+    "host",
+    "bench",
+    "canonical",
+    "prefill",
+    "decode",
+)
+CONFIG_FIELDS = (
+    "gpus",
+    "tp",
+    "pp",
+    "ep",
+    "dp",
+    "dp_attention",
+    "spec_decoding",
+    "disagg",
+    "prefill_gpus",
+    "decode_gpus",
+    "power_w",
+    "image",
+    "concurrency",
+    "throughput_per_gpu",
+    "output_throughput_per_gpu",
+    "ttft_ms",
+    "tpot_ms",
+    "e2el_ms",
+    "interactivity",
+    "status",
+)
 
 
 def _run_fields(c: Checker, r: dict, catalogs: dict) -> dict:
@@ -258,37 +294,67 @@ def _config(c: Checker, m: dict, path: Path_) -> SweepConfig | None:
         stated = c.number(m, path, "interactivity")
         derived = 1000.0 / tpot.median
         if stated is not None and abs(stated - derived) > INTERACTIVITY_TOLERANCE * derived:
-            c.error(path + ("interactivity",),
-                    f"expected 1000 / tpot_ms.median = {derived:.4g} (within 1 %), "
-                    f"got {stated:g}")
+            c.error(
+                path + ("interactivity",),
+                f"expected 1000 / tpot_ms.median = {derived:.4g} (within 1 %), got {stated:g}",
+            )
     _plausible(c, path, ttft, tpot, throughput, config["output_throughput_per_gpu"])
     bad = c.failed
     c.failed = before or bad
     if bad or gpus is None or concurrency is None:
         return None
-    return SweepConfig(gpus=gpus, concurrency=concurrency, throughput_per_gpu=throughput,
-                       ttft_ms=ttft, tpot_ms=tpot, status=status or "ok",
-                       line=c.doc.line(path), **config)
+    return SweepConfig(
+        gpus=gpus,
+        concurrency=concurrency,
+        throughput_per_gpu=throughput,
+        ttft_ms=ttft,
+        tpot_ms=tpot,
+        status=status or "ok",
+        line=c.doc.line(path),
+        **config,
+    )
 
 
-def _plausible(c: Checker, path: Path_, ttft: Latency | None, tpot: Latency | None,
-               throughput: float | None, output: float | None) -> None:
+def _plausible(
+    c: Checker,
+    path: Path_,
+    ttft: Latency | None,
+    tpot: Latency | None,
+    throughput: float | None,
+    output: float | None,
+) -> None:
     if ttft is not None and not TTFT_PLAUSIBLE_MS[0] <= ttft.median <= TTFT_PLAUSIBLE_MS[1]:
-        c.warn(path + ("ttft_ms", "median"),
-               f"implausible TTFT of {ttft.median:g} ms (expected 1 ms to 10 minutes; "
-               "seconds written as ms?)")
+        c.warn(
+            path + ("ttft_ms", "median"),
+            f"implausible TTFT of {ttft.median:g} ms (expected 1 ms to 10 minutes; "
+            "seconds written as ms?)",
+        )
     if tpot is not None and not TPOT_PLAUSIBLE_MS[0] <= tpot.median <= TPOT_PLAUSIBLE_MS[1]:
-        c.warn(path + ("tpot_ms", "median"),
-               f"implausible TPOT of {tpot.median:g} ms (expected 0.2 ms to 10 s)")
+        c.warn(
+            path + ("tpot_ms", "median"),
+            f"implausible TPOT of {tpot.median:g} ms (expected 0.2 ms to 10 s)",
+        )
     if throughput is not None and output is not None and output > throughput:
-        c.warn(path + ("output_throughput_per_gpu",),
-               "output throughput above total throughput (total must count input + output)")
+        c.warn(
+            path + ("output_throughput_per_gpu",),
+            "output throughput above total throughput (total must count input + output)",
+        )
 
 
 def _config_key(config: SweepConfig) -> tuple:
-    return (config.gpus, config.tp, config.pp, config.ep, config.dp, config.dp_attention,
-            config.spec_decoding, config.disagg, config.prefill_gpus, config.decode_gpus,
-            config.concurrency)
+    return (
+        config.gpus,
+        config.tp,
+        config.pp,
+        config.ep,
+        config.dp,
+        config.dp_attention,
+        config.spec_decoding,
+        config.disagg,
+        config.prefill_gpus,
+        config.decode_gpus,
+        config.concurrency,
+    )
 
 
 def sweep(c: Checker, r: dict, run_id: str, rel: str, catalogs: dict) -> SweepRun | None:
@@ -298,8 +364,9 @@ def sweep(c: Checker, r: dict, run_id: str, rel: str, catalogs: dict) -> SweepRu
     raw = r.get("configs")
     configs: list[SweepConfig] = []
     if not isinstance(raw, list) or not raw:
-        c.expected(("configs",), "a list of at least one measured config",
-                   raw if "configs" in r else None)
+        c.expected(
+            ("configs",), "a list of at least one measured config", raw if "configs" in r else None
+        )
     else:
         seen: dict[tuple, int] = {}
         for i, item in enumerate(raw):
@@ -310,14 +377,18 @@ def sweep(c: Checker, r: dict, run_id: str, rel: str, catalogs: dict) -> SweepRu
                 continue
             key = _config_key(config)
             if key in seen:
-                c.warn(("configs", i), f"duplicate config: same GPUs, parallelism and "
-                                       f"concurrency as configs[{seen[key]}]")
+                c.warn(
+                    ("configs", i),
+                    f"duplicate config: same GPUs, parallelism and "
+                    f"concurrency as configs[{seen[key]}]",
+                )
             seen.setdefault(key, i)
             configs.append(config)
     if c.failed:
         return None
-    return SweepRun(id=run_id, path=rel, kind="sweep", workload=workload,
-                    configs=tuple(configs), **fields)
+    return SweepRun(
+        id=run_id, path=rel, kind="sweep", workload=workload, configs=tuple(configs), **fields
+    )
 
 
 def _rows(c: Checker, r: dict, key: str, required: bool, build) -> list:
@@ -339,21 +410,32 @@ def _rows(c: Checker, r: dict, key: str, required: bool, build) -> list:
 
 
 def _canonical(c: Checker, m: dict, path: Path_) -> CanonicalResult | None:
-    label, value, unit = (c.string(m, path, "label"), c.number(m, path, "value"),
-                          c.string(m, path, "unit"))
+    label, value, unit = (
+        c.string(m, path, "label"),
+        c.number(m, path, "value"),
+        c.string(m, path, "unit"),
+    )
     return CanonicalResult(label, value, unit) if None not in (label, value, unit) else None
 
 
 def _prefill(c: Checker, m: dict, path: Path_) -> PrefillRow | None:
-    values = (c.integer(m, path, "context", minimum=0), c.integer(m, path, "prompt_tokens"),
-              c.number(m, path, "ttft_s"), c.number(m, path, "tok_s"))
+    values = (
+        c.integer(m, path, "context", minimum=0),
+        c.integer(m, path, "prompt_tokens"),
+        c.number(m, path, "ttft_s"),
+        c.number(m, path, "tok_s"),
+    )
     return PrefillRow(*values) if None not in values else None
 
 
 def _decode(c: Checker, m: dict, path: Path_) -> DecodeCell | None:
-    values = (c.integer(m, path, "context", minimum=0), c.integer(m, path, "concurrency"),
-              c.number(m, path, "aggregate_tok_s"), c.number(m, path, "per_request_tok_s"),
-              c.number(m, path, "ttft_s"))
+    values = (
+        c.integer(m, path, "context", minimum=0),
+        c.integer(m, path, "concurrency"),
+        c.number(m, path, "aggregate_tok_s"),
+        c.number(m, path, "per_request_tok_s"),
+        c.number(m, path, "ttft_s"),
+    )
     return DecodeCell(*values) if None not in values else None
 
 
@@ -372,11 +454,22 @@ def matrix(c: Checker, r: dict, run_id: str, rel: str, catalogs: dict) -> Matrix
         return None
     model = catalogs["models"][fields["model"]]
     title = c.string(r, (), "title", required=False) or (
-        f"{model.name} on {fields['engine']}, measured with {fields['source']}")
-    return MatrixRun(id=run_id, path=rel, kind="matrix", title=title, gpus=gpus,
-                     power_cap_w=power_cap_w, host=host, bench=bench,
-                     canonical=tuple(canonical), prefill=tuple(prefill),
-                     decode=tuple(decode), **fields)
+        f"{model.name} on {fields['engine']}, measured with {fields['source']}"
+    )
+    return MatrixRun(
+        id=run_id,
+        path=rel,
+        kind="matrix",
+        title=title,
+        gpus=gpus,
+        power_cap_w=power_cap_w,
+        host=host,
+        bench=bench,
+        canonical=tuple(canonical),
+        prefill=tuple(prefill),
+        decode=tuple(decode),
+        **fields,
+    )
 
 
 def _check_grid(c: Checker, r: dict, cells: list[DecodeCell]) -> None:
@@ -388,8 +481,11 @@ def _check_grid(c: Checker, r: dict, cells: list[DecodeCell]) -> None:
             continue
         key = (item.get("context"), item.get("concurrency"))
         if key in seen:
-            c.error(("decode", i), f"duplicate cell: context {key[0]}, concurrency {key[1]} "
-                                   f"is also decode[{seen[key]}]")
+            c.error(
+                ("decode", i),
+                f"duplicate cell: context {key[0]}, concurrency {key[1]} "
+                f"is also decode[{seen[key]}]",
+            )
         seen.setdefault(key, i)
     contexts = sorted({cell.context for cell in cells})
     concurrencies = sorted({cell.concurrency for cell in cells})
@@ -397,5 +493,8 @@ def _check_grid(c: Checker, r: dict, cells: list[DecodeCell]) -> None:
     for context in contexts:
         for concurrency in concurrencies:
             if (context, concurrency) not in have and (context, concurrency) not in seen:
-                c.error(("decode",), f"missing cell: context {context}, concurrency "
-                                     f"{concurrency} (a grid needs every pair)")
+                c.error(
+                    ("decode",),
+                    f"missing cell: context {context}, concurrency "
+                    f"{concurrency} (a grid needs every pair)",
+                )
