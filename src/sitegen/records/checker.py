@@ -83,18 +83,24 @@ class Checker:
         minimum: float = 0.0,
         inclusive: bool = False,
     ) -> float | None:
-        sign = ">=" if inclusive else ">"
-        what = f"a number {sign} {minimum:g}"
+        what = f"a number {'>=' if inclusive else '>'} {minimum:g}"
         value = self._raw(obj, path, key, required, what)
         if value is MISSING:
             return None
+        return self.as_number(value, path + (key,), minimum, inclusive)
+
+    def as_number(
+        self, value: Any, path: Path_, minimum: float = 0.0, inclusive: bool = False
+    ) -> float | None:
+        """A value already in hand (a list item, say) that must be a finite number."""
+        what = f"a number {'>=' if inclusive else '>'} {minimum:g}"
         if isinstance(value, bool) or not isinstance(value, int | float):
-            self.expected(path + (key,), what, value)
+            self.expected(path, what, value)
             return None
         number = float(value)
         too_small = number < minimum if inclusive else number <= minimum
         if math.isnan(number) or math.isinf(number) or too_small:
-            self.expected(path + (key,), what, value)
+            self.expected(path, what, value)
             return None
         return number
 

@@ -64,11 +64,9 @@ def _walk(node: yaml.Node, path: Path_, lines: dict[Path_, int]) -> None:
     if isinstance(node, yaml.MappingNode):
         for key_node, value_node in node.value:
             key = key_node.value
-            lines[path + (key,)] = key_node.start_mark.line + 1
             _walk(value_node, path + (key,), lines)
-            # a key's own line is where a reader looks for a scalar; keep it
-            if not isinstance(value_node, yaml.MappingNode | yaml.SequenceNode):
-                lines[path + (key,)] = key_node.start_mark.line + 1
+            # a field's line is its key's, where a reader looks for it
+            lines[path + (key,)] = key_node.start_mark.line + 1
     elif isinstance(node, yaml.SequenceNode):
         for i, item in enumerate(node.value):
             _walk(item, path + (i,), lines)

@@ -1,0 +1,124 @@
+"""Shared fixtures: small sites written into a temporary folder."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+REPO = Path(__file__).resolve().parents[1]
+
+SITE_CONFIG = {
+    "title": "Test Leaderboard",
+    "base_url": "https://example.org/board/",
+    "default_workload": "chat",
+    "targets": [10, 20, 50, 100],
+    "headline": {"interactivity": 20, "tier": "owning"},
+    "frontier": {"method": "interpolate"},
+}
+MODELS = {"m1": {"name": "Model One"}, "m2": {"name": "Model Two"}}
+GPUS = {
+    "g1": {"name": "GPU One", "vendor": "Acme", "all_in_power_kw": 2.0},
+    "g2": {"name": "GPU Two", "vendor": "Acme"},
+}
+WORKLOADS = {"chat": {"name": "Chat"}, "long": {"name": "Long context", "isl": 8192}}
+PRICING = {
+    "source": "Test TCO",
+    "as_of": "2026-07",
+    "tiers": {"owning": {"label": "Owning"}, "retail": {"label": "Retail"}},
+    "prices": {"g1": {"owning": 2.0, "retail": 4.0}},
+}
+
+
+def config(
+    gpus: int,
+    concurrency: int,
+    throughput: float,
+    tpot_ms: float,
+    ttft_ms: float = 500.0,
+    **extra: Any,
+) -> dict:
+    """One sweep config, as a site owner writes it."""
+    return {
+        "gpus": gpus,
+        "concurrency": concurrency,
+        "throughput_per_gpu": throughput,
+        "ttft_ms": {"median": ttft_ms},
+        "tpot_ms": {"median": tpot_ms},
+        **extra,
+    }
+
+
+def sweep(
+    date: str = "2026-10-01",
+    engine: str = "vllm",
+    precision: str = "fp8",
+    model: str = "m1",
+    gpu: str = "g1",
+    workload: str = "chat",
+    configs: list[dict] | None = None,
+    **extra: Any,
+) -> dict:
+    return {
+        "kind": "sweep",
+        "source": "Lab",
+        "date": date,
+        "model": model,
+        "gpu": gpu,
+        "engine": engine,
+        "precision": precision,
+        "workload": workload,
+        "configs": configs
+        if configs is not None
+        else [config(8, 64, 1000.0, 100.0), config(8, 16, 600.0, 25.0), config(8, 4, 200.0, 10.0)],
+        **extra,
+    }
+
+
+SiteMaker = Callable[..., Path]
+
+
+@pytest.fixture
+def make_site(tmp_path: Path) -> SiteMaker:
+    """Write a site: runs maps a path under data/runs to a record (dict) or raw text."""
+
+    def make(
+        runs: dict[str, Any] | None = None, content: dict[str, str] | None = None, **overrides: Any
+    ) -> Path:
+        root = tmp_path / "site"
+        root.mkdir(exist_ok=True)
+        files = {
+            "sitegen.yaml": overrides.get("config", SITE_CONFIG),
+            "data/models.yaml": overrides.get("models", MODELS),
+            "data/gpus.yaml": overrides.get("gpus", GPUS),
+            "data/workloads.yaml": overrides.get("workloads", WORKLOADS),
+            "data/pricing.yaml": overrides.get("pricing", PRICING),
+        }
+        for name, record in (runs if runs is not None else {"lab/run.yaml": sweep()}).items():
+            files[f"data/runs/{name}"] = record
+        for name, text in (content or {}).items():
+            files[f"content/{name}"] = text
+        for name, value in files.items():
+            path = root / name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            text = value if isinstance(value, str) else yaml.safe_dump(value, sort_keys=False)
+            path.write_text(text, encoding="utf-8")
+        return root
+
+    return make
+
+
+@pytest.fixture
+def flagship(tmp_path: Path) -> Path:
+    """A copy of the repository's own site (sitegen.yaml, data/, content/)."""
+    root = tmp_path / "flagship"
+    root.mkdir()
+    shutil.copy(REPO / "sitegen.yaml", root / "sitegen.yaml")
+    shutil.copytree(REPO / "data", root / "data")
+    if (REPO / "content").is_dir():
+        shutil.copytree(REPO / "content", root / "content")
+    return root
