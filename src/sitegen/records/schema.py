@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .checker import Checker
+from .checker import MISSING, Checker
 from .model import (
     CanonicalResult,
     DecodeCell,
@@ -20,6 +20,7 @@ from .model import (
     Tier,
     Workload,
 )
+from .problems import Problem
 from .yamlpos import Path_
 
 DEFAULT_TARGETS = (30, 50, 75, 100, 150, 200)
@@ -160,7 +161,7 @@ def site_config(c: Checker, data: Any, known_workloads: dict, pricing: Pricing) 
         if not isinstance(raw, list) or not raw:
             c.expected(("targets",), "a non-empty list of tokens/s per user", raw)
         else:
-            picked = [c.number({"t": v}, ("targets", i), "t") for i, v in enumerate(raw)]
+            picked = [c.as_number(v, ("targets", i)) for i, v in enumerate(raw)]
             good = [t for t in picked if t is not None]
             if len(set(good)) != len(good):
                 c.error(("targets",), "each target may appear only once")
@@ -252,7 +253,7 @@ def _latency(c: Checker, obj: dict, path: Path_, key: str, required: bool) -> La
     raw = obj.get(key)
     if raw is None:
         if required:
-            c.expected(path + (key,), "a mapping with a median in ms", None)
+            c.expected(path + (key,), "a mapping with a median in ms", MISSING)
         return None
     if isinstance(raw, bool) or not isinstance(raw, dict):
         c.expected(path + (key,), "a mapping such as {median: 20.5}", raw)
@@ -364,9 +365,8 @@ def sweep(c: Checker, r: dict, run_id: str, rel: str, catalogs: dict) -> SweepRu
     raw = r.get("configs")
     configs: list[SweepConfig] = []
     if not isinstance(raw, list) or not raw:
-        c.expected(
-            ("configs",), "a list of at least one measured config", raw if "configs" in r else None
-        )
+        got = raw if raw is not None else MISSING
+        c.expected(("configs",), "a list of at least one measured config", got)
     else:
         seen: dict[tuple, int] = {}
         for i, item in enumerate(raw):
@@ -395,7 +395,7 @@ def _rows(c: Checker, r: dict, key: str, required: bool, build) -> list:
     raw = r.get(key)
     if raw is None:
         if required:
-            c.expected((key,), "a non-empty list", None)
+            c.expected((key,), "a non-empty list", MISSING)
         return []
     if not isinstance(raw, list) or (required and not raw):
         c.expected((key,), "a non-empty list" if required else "a list", raw)
@@ -409,7 +409,13 @@ def _rows(c: Checker, r: dict, key: str, required: bool, build) -> list:
     return rows
 
 
+CANONICAL_FIELDS = ("label", "value", "unit")
+PREFILL_FIELDS = ("context", "prompt_tokens", "ttft_s", "tok_s")
+DECODE_FIELDS = ("context", "concurrency", "aggregate_tok_s", "per_request_tok_s", "ttft_s")
+
+
 def _canonical(c: Checker, m: dict, path: Path_) -> CanonicalResult | None:
+    c.unknown_keys(m, path, CANONICAL_FIELDS)
     label, value, unit = (
         c.string(m, path, "label"),
         c.number(m, path, "value"),
@@ -419,6 +425,7 @@ def _canonical(c: Checker, m: dict, path: Path_) -> CanonicalResult | None:
 
 
 def _prefill(c: Checker, m: dict, path: Path_) -> PrefillRow | None:
+    c.unknown_keys(m, path, PREFILL_FIELDS)
     values = (
         c.integer(m, path, "context", minimum=0),
         c.integer(m, path, "prompt_tokens"),
@@ -429,6 +436,7 @@ def _prefill(c: Checker, m: dict, path: Path_) -> PrefillRow | None:
 
 
 def _decode(c: Checker, m: dict, path: Path_) -> DecodeCell | None:
+    c.unknown_keys(m, path, DECODE_FIELDS)
     values = (
         c.integer(m, path, "context", minimum=0),
         c.integer(m, path, "concurrency"),
@@ -446,9 +454,13 @@ def matrix(c: Checker, r: dict, run_id: str, rel: str, catalogs: dict) -> Matrix
     power_cap_w = c.number(r, (), "power_cap_w", required=False)
     host = c.mapping(r.get("host", {}), ("host",)) or {}
     bench = c.mapping(r.get("bench", {}), ("bench",)) or {}
+    in_node = c.integer(host, ("host",), "gpus_in_node", required=False)
+    if gpus is not None and in_node is not None and gpus > in_node:
+        c.error(("gpus",), f"expected at most host.gpus_in_node = {in_node} GPUs, got {gpus}")
     canonical = _rows(c, r, "canonical", False, _canonical)
     prefill = _rows(c, r, "prefill", False, _prefill)
     decode = _rows(c, r, "decode", True, _decode)
+    _check_prefill(c, r)
     _check_grid(c, r, decode)
     if c.failed:
         return None
@@ -472,11 +484,28 @@ def matrix(c: Checker, r: dict, run_id: str, rel: str, catalogs: dict) -> Matrix
     )
 
 
+def _check_prefill(c: Checker, r: dict) -> None:
+    """One cold request per context: a second row for the same context is an error."""
+    seen: dict[object, int] = {}
+    raw = r.get("prefill")
+    for i, item in enumerate(raw if isinstance(raw, list) else []):
+        if not isinstance(item, dict) or "context" not in item:
+            continue
+        context = item["context"]
+        if context in seen:
+            c.error(
+                ("prefill", i, "context"),
+                f"duplicate row: context {context} is also prefill[{seen[context]}]",
+            )
+        seen.setdefault(context, i)
+
+
 def _check_grid(c: Checker, r: dict, cells: list[DecodeCell]) -> None:
     """A grid has one cell per (context, concurrency), and no holes."""
-    seen: dict[tuple[int, int], int] = {}
-    raw = r.get("decode") or []
-    for i, item in enumerate(raw):
+    seen: dict[tuple, int] = {}
+    raw = r.get("decode")
+    items = raw if isinstance(raw, list) else []
+    for i, item in enumerate(items):
         if not isinstance(item, dict):
             continue
         key = (item.get("context"), item.get("concurrency"))
@@ -487,14 +516,21 @@ def _check_grid(c: Checker, r: dict, cells: list[DecodeCell]) -> None:
                 f"is also decode[{seen[key]}]",
             )
         seen.setdefault(key, i)
+    if len(cells) != len(items):
+        return  # a cell with a bad field is reported already; holes would only echo it
     contexts = sorted({cell.context for cell in cells})
     concurrencies = sorted({cell.concurrency for cell in cells})
     have = {(cell.context, cell.concurrency) for cell in cells}
+    # the line of the row that lacks the cell points the reader at the right place
+    row_of = {cell.context: i for i, cell in reversed(list(enumerate(cells)))}
     for context in contexts:
         for concurrency in concurrencies:
-            if (context, concurrency) not in have and (context, concurrency) not in seen:
-                c.error(
-                    ("decode",),
-                    f"missing cell: context {context}, concurrency "
-                    f"{concurrency} (a grid needs every pair)",
+            if (context, concurrency) not in have:
+                c.failed = True
+                line = c.doc.line(("decode", row_of[context]))
+                message = (
+                    f"missing cell: context {context}, concurrency {concurrency} "
+                    f"(a grid needs every pair of its {len(contexts)} contexts and "
+                    f"{len(concurrencies)} concurrencies)"
                 )
+                c.problems.add(Problem(c.file, line, "decode", message))
