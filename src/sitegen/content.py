@@ -151,11 +151,22 @@ def faq_applies(copy: Copy, model: str, gpu: str) -> bool:
     return (models is None or model in models) and (gpus is None or gpu in gpus)
 
 
+def _strict(fn):
+    """A display filter that names an unknown placeholder instead of failing on its type."""
+
+    def filter_(value, *args):
+        if isinstance(value, jinja2.Undefined):
+            value._fail_with_undefined_error()
+        return fn(value, *args)
+
+    return filter_
+
+
 def _sandbox() -> SandboxedEnvironment:
     env = SandboxedEnvironment(
         undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=True
     )
-    env.filters.update(FILTERS)
+    env.filters.update({name: _strict(fn) for name, fn in FILTERS.items()})
     return env
 
 
@@ -168,7 +179,7 @@ def _failing_line(copy: Copy, text: str, context: dict) -> tuple[int, str]:
     for match in PLACEHOLDER.finditer(text):
         try:
             _ENV.from_string(match.group(0)).render(context)
-        except jinja2.TemplateError as exc:
+        except Exception as exc:  # noqa: BLE001 - an editor's expression may fail in any way
             return copy.body_line + text[: match.start()].count("\n"), f"{match.group(0)}: {exc}"
     return copy.body_line, "a placeholder failed"
 
@@ -184,7 +195,7 @@ def fill(copy: Copy, text: str, context: dict) -> str:
         raise CopyError(
             Problem(copy.rel, line, "placeholder", exc.message or "syntax error")
         ) from None
-    except jinja2.TemplateError:
+    except Exception:  # noqa: BLE001 - undefined names, filters given the wrong type, ...
         line, message = _failing_line(copy, text, context)
         raise CopyError(Problem(copy.rel, line, "placeholder", message)) from None
 
