@@ -11,9 +11,10 @@ from typing import Any
 
 from markupsafe import Markup
 
-from . import faq
+from . import display, faq
 from .content import Content, CopyError, faq_applies, fill, markdown, render_copy
-from .records import Problems, Site
+from .records import MatrixRun, Problems, Run, Site
+from .runs import matrix_report, matrix_summary, run_json, run_route, sweep_report
 from .tables import LadderRow, WorkloadSummary
 
 
@@ -293,7 +294,7 @@ class Planner:
             "workloads": workloads,
             "main": main,
             "runs": runs,
-            "matrices": [r for r in runs if r.kind == "matrix"],
+            "matrices": [matrix_summary(r) for r in runs if isinstance(r, MatrixRun)],
             "illustrative": any(r.illustrative for r in runs if main and r.id in main.current_runs),
             "prices": site.pricing.for_gpu(gpu),
             "tiers": site.pricing.tiers,
@@ -316,6 +317,33 @@ class Planner:
             title,
             context,
             lastmod=main.last_date.isoformat() if main else None,
+        )
+
+    def run_page(self, run: Run) -> Page:
+        """The report of one run: a matrix's grids or a sweep's configs, with the write-up."""
+        site = self.site
+        model, gpu = site.models[run.model], site.gpus[run.gpu]
+        if isinstance(run, MatrixRun):
+            report: Any = matrix_report(run, site)
+            title = run.title
+        else:
+            report = sweep_report(run, site)
+            engine = f"{display.engine_name(run.engine)} {display.precision_name(run.precision)}"
+            title = f"{model.name} on {gpu.name}, {engine}, measured by {run.source}"
+        values = {"model": model, "gpu": gpu, "run": run, "site": {"title": site.config.title}}
+        return Page(
+            run_route(run.id),
+            "run.html",
+            title,
+            {
+                "report": report,
+                "model": model,
+                "gpu": gpu,
+                "pair_route": pair_route(run.model, run.gpu),
+                "writeup": self.copy(self.content.runs.get(run.id), values),
+                "description": f"{title}, {run.date.isoformat()}: {report.facts}",
+            },
+            lastmod=run.date.isoformat(),
         )
 
     def gpus_of(self, model: str) -> list[str]:
@@ -400,6 +428,9 @@ class Planner:
             plan.pages.append(
                 Page(f"{name}/", "content.html", title, {"body": body, "meta": copy.meta})
             )
+        for run in site.runs:
+            plan.pages.append(self.run_page(run))
+            plan.files.append(DataFile(run_route(run.id) + "data.json", to_json(run_json(run))))
         plan.pages.append(
             Page("", "404.html", "Page not found", {}, filename="404.html", in_sitemap=False)
         )
