@@ -63,3 +63,8 @@ def build(site_dir: Path, out_dir: Path | None, strict: bool) -> None:
         f"built {result.pages} pages, {result.files} files into {result.out_dir}"
         + (f" ({warnings} warning{'s' * (warnings != 1)})" if warnings else "")
     )
+
+
+from .commands.serve import serve  # noqa: E402  (at the bottom: each command adds its own line)
+
+main.add_command(serve)

@@ -1,0 +1,1 @@
+"""One module per subcommand of `sitegen`, each a click command that cli.py registers."""

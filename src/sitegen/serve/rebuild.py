@@ -1,0 +1,161 @@
+"""Rebuilding in memory after a change: debounced, never fatal, the last good site kept."""
+
+from __future__ import annotations
+
+import queue
+import secrets
+import threading
+import time
+import traceback
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import jinja2
+import yaml
+
+from ..build import render_site
+from ..records import Problem, SiteError
+from .state import SiteState, Snapshot
+
+
+@dataclass(frozen=True)
+class BuildReport:
+    """What one rebuild did, for the console."""
+
+    snapshot: Snapshot
+    seconds: float
+    changed_files: int  # output files added, removed or with other bytes than before
+    warnings: tuple[Problem, ...]
+    trigger: tuple[str, ...]  # the changed input paths (site-relative); empty for the first build
+
+
+def base_path(site_root: Path) -> str:
+    """The URL path of base_url in sitegen.yaml ("/leaderboard/"), where the site is served."""
+    try:
+        config = yaml.safe_load((site_root / "sitegen.yaml").read_text(encoding="utf-8"))
+        path = urlsplit(str(config.get("base_url") or "")).path
+    except (OSError, UnicodeDecodeError, yaml.YAMLError, AttributeError, ValueError):
+        path = ""
+    parts = [part for part in path.split("/") if part]
+    return "/" + "".join(part + "/" for part in parts)
+
+
+def _relative(site_root: Path, filename: str | None) -> str:
+    if not filename:
+        return "templates"
+    try:
+        return Path(filename).resolve().relative_to(site_root.resolve()).as_posix()
+    except ValueError:
+        return filename  # a built-in theme template: its own path says where it is
+
+
+def _template_frame(exc: BaseException) -> tuple[str | None, int | None]:
+    """The innermost template line of a rendering error (jinja puts them in the traceback)."""
+    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
+        if frame.filename.endswith((".html", ".xml", ".txt", ".j2")):
+            return frame.filename, frame.lineno
+    return None, None
+
+
+def crash_problems(exc: BaseException, site_root: Path) -> list[Problem]:
+    """Errors that render_site lets through (template mistakes, bugs) as problems to show."""
+    if isinstance(exc, jinja2.TemplateSyntaxError):
+        where = _relative(site_root, exc.filename or exc.name)
+        return [Problem(where, exc.lineno, "template", exc.message or "syntax error")]
+    if isinstance(exc, jinja2.TemplateError):
+        filename, line = _template_frame(exc)
+        return [Problem(_relative(site_root, filename), line, "template", str(exc))]
+    return [Problem("sitegen", None, type(exc).__name__, f"the build crashed: {exc}")]
+
+
+def changed_count(old: dict[str, bytes], new: dict[str, bytes]) -> int:
+    return sum(1 for name in old.keys() | new.keys() if old.get(name) != new.get(name))
+
+
+class Rebuilder:
+    """Builds the site into a SiteState; after changes, waits for quiet, then builds once."""
+
+    def __init__(
+        self,
+        site_root: Path,
+        state: SiteState,
+        on_build: Callable[[BuildReport], None] = lambda report: None,
+        quiet_s: float = 0.1,
+        max_wait_s: float = 2.0,
+    ) -> None:
+        self.site_root = site_root
+        self.state = state
+        self.on_build = on_build
+        self.quiet_s = quiet_s
+        self.max_wait_s = max_wait_s
+        self.builds = 0
+        self._instance = secrets.token_hex(4)  # a restarted server never reuses a version
+        self._changes: queue.Queue[set[str] | None] = queue.Queue()
+        self._thread: threading.Thread | None = None
+
+    def build_now(self, trigger: Iterable[str] = ()) -> BuildReport:
+        """Build at once and publish the outcome; the last good files stay on failure."""
+        previous = self.state.current()
+        started = time.perf_counter()
+        warnings: tuple[Problem, ...] = ()
+        try:
+            files, found = render_site(self.site_root)
+        except SiteError as exc:
+            problems = sorted(exc.problems, key=lambda p: p.severity != "error")
+            snapshot = replace(previous, problems=tuple(problems))
+            changed = 0
+        except Exception as exc:  # a preview must survive any one bad build
+            traceback.print_exc()
+            snapshot = replace(previous, problems=tuple(crash_problems(exc, self.site_root)))
+            changed = 0
+        else:
+            warnings = tuple(found.warnings)
+            changed = changed_count(previous.files, files)
+            version = previous.version
+            if changed or not version:
+                version = f"{self._instance}-{self.builds + 1}"
+            snapshot = Snapshot(files, base_path(self.site_root), version, ())
+        seconds = time.perf_counter() - started
+        self.builds += 1
+        snapshot = self.state.publish(snapshot)
+        report = BuildReport(snapshot, seconds, changed, warnings, tuple(sorted(trigger)))
+        self.on_build(report)
+        return report
+
+    def notify(self, changes: set[str]) -> None:
+        """Called by the watcher, from any thread, with site-relative paths that changed."""
+        self._changes.put(set(changes))
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._run, name="sitegen-rebuild", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._changes.put(None)
+        if self._thread is not None:
+            self._thread.join()
+
+    def _run(self) -> None:
+        while True:
+            first = self._changes.get()
+            if first is None:
+                return
+            batch = self._settle(first)
+            if batch is None:
+                return
+            self.build_now(batch)
+
+    def _settle(self, batch: set[str]) -> set[str] | None:
+        """Gather changes until quiet_s pass without one (at most max_wait_s): one build."""
+        deadline = time.monotonic() + self.max_wait_s
+        while (left_s := deadline - time.monotonic()) > 0:
+            try:
+                more = self._changes.get(timeout=min(self.quiet_s, left_s))
+            except queue.Empty:
+                break
+            if more is None:
+                return None
+            batch |= more
+        return batch
