@@ -68,3 +68,11 @@ def build(site_dir: Path, out_dir: Path | None, strict: bool) -> None:
 from .commands.serve import serve  # noqa: E402  (at the bottom: each command adds its own line)
 
 main.add_command(serve)
+
+from .commands.check import check  # noqa: E402
+
+main.add_command(check)
+
+from .commands.importing import import_  # noqa: E402
+
+main.add_command(import_)

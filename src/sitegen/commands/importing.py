@@ -1,0 +1,82 @@
+"""`sitegen import FORMAT FILE... --out data/runs/<name>.yaml`: benchmark results -> run records."""
+
+from __future__ import annotations
+
+import datetime as dt
+import sys
+from pathlib import Path
+
+import click
+
+from ..importers import AUTO, FORMATS, ImportFailure, Options, import_results
+
+
+def _date(ctx: click.Context, param: click.Parameter, value: str | None) -> dt.date | None:
+    if value is None:
+        return None
+    try:
+        return dt.date.fromisoformat(value)
+    except ValueError:
+        raise click.BadParameter(f"expected YYYY-MM-DD, got {value!r}") from None
+
+
+@click.command("import")
+@click.argument("fmt", metavar="FORMAT", type=click.Choice([*FORMATS, AUTO]))
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "--out",
+    "out",
+    required=True,
+    type=click.Path(path_type=Path),
+    help="The record to write (data/runs/<name>.yaml), or a folder for inputs of several runs.",
+)
+@click.option(
+    "--site",
+    "site_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=".",
+    show_default=True,
+    help="The site whose models, GPUs and workloads the record is checked against.",
+)
+@click.option("--model", help="Model slug of data/models.yaml, where the file does not say.")
+@click.option("--gpu", help="GPU slug of data/gpus.yaml, where the file does not say.")
+@click.option("--gpus", type=click.IntRange(min=1), help="GPUs serving the run.")
+@click.option("--engine", help="Serving engine, e.g. vllm, sglang.")
+@click.option("--precision", help="Weights precision, e.g. fp8, fp4.")
+@click.option("--workload", help="Workload slug of data/workloads.yaml.")
+@click.option("--source", help="Who measured, e.g. your team's name.")
+@click.option("--date", callback=_date, help="Date of the run, YYYY-MM-DD.")
+@click.option(
+    "--concurrency",
+    type=click.IntRange(min=1),
+    help="Concurrent requests, for a file that does not say.",
+)
+def import_(
+    fmt: str,
+    files: tuple[Path, ...],
+    out: Path,
+    site_dir: Path,
+    **given: object,
+) -> None:
+    """Turn benchmark result FILEs into run records (formats: see docs/importing.md)."""
+    from ..cli import report  # lazily: cli imports this module
+
+    options = Options(**given)  # type: ignore[arg-type]
+    try:
+        result = import_results(fmt, files, out, site_dir, options)
+    except ImportFailure as exc:
+        report(exc.problems)
+        click.echo(f"import failed: {len(exc.problems)} problem(s); nothing written", err=True)
+        sys.exit(1)
+    report(list(result.warnings))
+    if fmt == AUTO:
+        click.echo(
+            f"auto: read the files as {result.format} ({FORMATS[result.format].TITLE})", err=True
+        )
+    for path in result.written:
+        verb = "replaced" if path in result.replaced else "wrote"
+        click.echo(f"{verb} {path}")
+    click.echo(
+        f"imported {result.configs} configs into {len(result.written)} "
+        f"record{'s' * (len(result.written) != 1)}"
+    )

@@ -1,0 +1,122 @@
+"""Importers: the result files of the benchmark tools people already run -> run records.
+
+One module per tool (FORMATS.md); each has NAME, TITLE, `detect(obj)` and
+`read(source, options) -> Reading`. `assemble` groups what they read into records and
+`writer` checks the records as a build would and writes them.
+
+Errors: every problem is an `ImportFailure` carrying `Problem`s (file:line: field: message).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+
+from ..records import Problem
+from . import aiperf, guidellm, inferencex, llm_inference_bench, llmperf, lmx, sglang, vllm
+from .assemble import Planned, plan_records
+from .common import ImportFailure, Options, Reading, Source, read_source
+from .writer import check_records, write_records
+
+# Order matters for `auto`: the more specific layouts are tried first.
+FORMATS: dict[str, ModuleType] = {
+    module.NAME: module
+    for module in (inferencex, lmx, llm_inference_bench, guidellm, aiperf, llmperf, vllm, sglang)
+}
+AUTO = "auto"
+
+__all__ = [
+    "AUTO",
+    "FORMATS",
+    "ImportFailure",
+    "ImportResult",
+    "Options",
+    "detect",
+    "import_results",
+]
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    format: str
+    written: tuple[Path, ...]
+    replaced: tuple[Path, ...]
+    configs: int
+    warnings: tuple[Problem, ...]
+
+
+def detect(obj: object) -> str | None:
+    """The format whose layout this parsed result object has, or None."""
+    for name, module in FORMATS.items():
+        if module.detect(obj):
+            return name
+    return None
+
+
+def _format_of(fmt: str, source: Source) -> str:
+    """The format to read `source` with; a clear problem when the named one does not fit."""
+    found = detect(source.objects[0])
+    if fmt == AUTO:
+        if found is None:
+            names = ", ".join(FORMATS)
+            raise ImportFailure(
+                [Problem(source.name, None, "", f"not a result file of any known tool ({names})")]
+            )
+        return found
+    if FORMATS[fmt].detect(source.objects[0]):
+        return fmt
+    hint = f"it looks like {found} ({FORMATS[found].TITLE})" if found else "no known layout"
+    raise ImportFailure(
+        [Problem(source.name, None, "", f"not a {FORMATS[fmt].TITLE} file: {hint}")]
+    )
+
+
+def read_all(fmt: str, paths: Sequence[Path], options: Options) -> tuple[str, list[Reading]]:
+    """Read every file with one format (auto: the one they all have)."""
+    sources = [read_source(Path(p), str(p)) for p in paths]
+    formats = {source.name: _format_of(fmt, source) for source in sources}
+    chosen = set(formats.values())
+    if len(chosen) > 1:
+        listing = ", ".join(f"{name}: {f}" for name, f in formats.items())
+        raise ImportFailure(
+            [Problem(sources[0].name, None, "", f"files of different tools ({listing})")]
+        )
+    name = chosen.pop()
+    return name, [FORMATS[name].read(source, options) for source in sources]
+
+
+def import_results(
+    fmt: str,
+    paths: Sequence[Path],
+    out: Path,
+    site_root: Path,
+    options: Options,
+    write: bool = True,
+) -> ImportResult:
+    """Read, assemble, check and (unless write is False) write; ImportFailure on errors."""
+    name, readings = read_all(fmt, paths, options)
+    known, problems = check_records_setup(site_root)
+    planned: list[Planned] = plan_records(name, readings, options, known, out, site_root)
+    warnings = check_records(planned, known, site_root, problems)
+    warnings = tuple(w for r in readings for w in r.warnings) + tuple(warnings)
+    written, replaced = write_records(planned) if write else ((), ())
+    configs = sum(len(p.record.get("configs", p.record.get("decode", []))) for p in planned)
+    return ImportResult(name, written, replaced, configs, warnings)
+
+
+def check_records_setup(site_root: Path):
+    """The site's catalogs (models, GPUs, workloads...), which must themselves be sound."""
+    from ..records import Problems
+    from ..records.load import catalogs
+
+    problems = Problems()
+    if not (site_root / "sitegen.yaml").is_file():
+        raise ImportFailure(
+            [Problem("sitegen.yaml", None, "", f"not found in {site_root}: give --site DIR")]
+        )
+    known = catalogs(site_root, problems)
+    if problems.errors:
+        raise ImportFailure(problems.sorted())
+    return known, problems

@@ -1,0 +1,325 @@
+"""What every importer shares: reading result files, typed fields, units, dates, problems.
+
+An importer turns one tool's result file into `Measurement`s: one measured configuration
+each, with whatever identity the file states (model, engine, date...). `records.py` groups
+them into run records; nothing here knows about a particular tool.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import math
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..records import Problem
+from ..records.yamlpos import ParseError, Path_, field_name, parse
+
+MS_PER = {"ns": 1e-6, "us": 1e-3, "µs": 1e-3, "ms": 1.0, "s": 1000.0, "sec": 1000.0}
+
+
+class ImportFailure(Exception):
+    """An import that cannot go on; carries one problem per bad thing, for one line each."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        self.problems = problems
+        super().__init__("; ".join(str(p) for p in problems))
+
+
+@dataclass(frozen=True)
+class Options:
+    """What the command line says about a run, for whatever the files do not say."""
+
+    model: str | None = None
+    gpu: str | None = None
+    gpus: int | None = None
+    engine: str | None = None
+    precision: str | None = None
+    workload: str | None = None
+    source: str | None = None
+    date: dt.date | None = None
+    concurrency: int | None = None
+
+
+@dataclass(frozen=True)
+class Identity:
+    """What a result file says about the run, raw; None where it says nothing."""
+
+    model: str | None = None  # the tool's model id, e.g. deepseek-ai/DeepSeek-V4-Pro
+    gpu: str | None = None  # the tool's hardware name, e.g. b200 or NVIDIA B200
+    engine: str | None = None
+    engine_version: str | None = None
+    precision: str | None = None
+    isl: int | None = None
+    osl: int | None = None
+    date: dt.date | None = None
+    source: str | None = None
+    url: str | None = None
+
+
+@dataclass(frozen=True)
+class Measurement:
+    """One measured configuration, as read from one file (or one line of it)."""
+
+    file: str  # as the user named it, for messages
+    identity: Identity
+    config: dict[str, Any]  # DATA.md config fields; throughput still for the whole server
+    total_throughput: float | None = None  # tokens/s of the whole server, when not per GPU
+    output_throughput: float | None = None
+    where: str = ""  # e.g. "line 3" or "benchmarks[2]", for messages
+
+
+@dataclass(frozen=True)
+class MatrixResult:
+    """A context x concurrency grid (llm-inference-bench), ready for a matrix record."""
+
+    file: str
+    identity: Identity
+    fields: dict[str, Any]  # bench, prefill, decode ...
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What an importer got out of its files: measurements or one matrix, plus notes."""
+
+    tool: str
+    measurements: tuple[Measurement, ...] = ()
+    matrix: MatrixResult | None = None
+    notes: tuple[str, ...] = ()
+    warnings: tuple[Problem, ...] = field(default=())
+
+
+# -- reading files -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Source:
+    """One parsed result file: its objects (one, or one per JSONL line) and their lines."""
+
+    name: str  # as given on the command line
+    objects: tuple[Any, ...]
+    first_lines: tuple[int, ...]  # 1-based line where each object starts
+    lines: tuple[dict[Path_, int], ...]  # per object: path -> line, where known
+
+    @property
+    def basename(self) -> str:
+        return Path(self.name).name
+
+    def line(self, index: int, path: Path_ = ()) -> int | None:
+        known = self.lines[index]
+        while path:
+            if path in known:
+                return known[path]
+            path = path[:-1]
+        return known.get((), self.first_lines[index])
+
+    def problem(self, index: int, path: Path_, message: str) -> Problem:
+        return Problem(self.name, self.line(index, path), field_name(path), message)
+
+
+def read_source(path: Path, name: str | None = None) -> Source:
+    """Read a JSON file, or JSON Lines (one result per line); a bad file is one problem."""
+    name = name or str(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ImportFailure([Problem(name, None, "", "file not found")]) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ImportFailure([Problem(name, None, "", f"cannot read: {exc}")]) from None
+    if not text.strip():
+        raise ImportFailure([Problem(name, None, "", "the file is empty")])
+    try:
+        whole = json.loads(text)  # Python's json reads bare Infinity / NaN, as tools write them
+    except json.JSONDecodeError as exc:
+        if exc.msg != "Extra data":
+            raise ImportFailure([_json_problem(name, exc, text)]) from None
+        return _json_lines(name, text)
+    try:
+        lines = parse(text, json_file=True).lines
+    except ParseError:
+        lines = {}
+    return Source(name, (whole,), (1,), (lines,))
+
+
+def _json_problem(name: str, exc: json.JSONDecodeError, text: str) -> Problem:
+    cut = " (the file looks cut short)" if exc.pos >= len(text.rstrip()) - 1 else ""
+    return Problem(name, exc.lineno, "", f"not valid JSON: {exc.msg}{cut}")
+
+
+def _json_lines(name: str, text: str) -> Source:
+    objects, starts, lines = [], [], []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            objects.append(json.loads(line))
+        except json.JSONDecodeError as exc:
+            cut = " (the line looks cut short)" if exc.pos >= len(line.rstrip()) - 1 else ""
+            raise ImportFailure(
+                [Problem(name, number, "", f"not valid JSON Lines: {exc.msg}{cut}")]
+            ) from None
+        starts.append(number)
+        lines.append({(): number})
+    return Source(name, tuple(objects), tuple(starts), tuple(lines))
+
+
+# -- typed fields ------------------------------------------------------------------------------
+
+
+MISSING = object()
+
+
+def dig(obj: Any, *keys: str | int) -> Any:
+    """obj[k1][k2]..., or MISSING when any step is absent."""
+    for key in keys:
+        in_dict = isinstance(obj, dict) and key in obj
+        in_list = isinstance(obj, list) and isinstance(key, int) and -len(obj) <= key < len(obj)
+        if in_dict or in_list:
+            obj = obj[key]
+        else:
+            return MISSING
+    return obj
+
+
+def to_number(value: Any) -> float | None:
+    """A number, also when a tool wrote it as a string ("1024", "inf"); None if it is not."""
+    if isinstance(value, bool) or value is None or value is MISSING:
+        return None
+    if isinstance(value, int | float):
+        return float(value)
+    if isinstance(value, str):
+        try:
+            return float(value.strip().replace(",", "").replace("_", ""))
+        except ValueError:
+            return None
+    return None
+
+
+def finite(value: Any) -> float | None:
+    number = to_number(value)
+    return number if number is not None and math.isfinite(number) else None
+
+
+def positive(value: Any) -> float | None:
+    number = finite(value)
+    return number if number is not None and number > 0 else None
+
+
+def whole(value: Any) -> int | None:
+    number = finite(value)
+    return int(number) if number is not None and number.is_integer() and number >= 1 else None
+
+
+def text(value: Any) -> str | None:
+    if isinstance(value, str) and value.strip():
+        return value.strip()
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return str(value)
+    return None
+
+
+def to_ms(value: Any, unit: str) -> float | None:
+    number = finite(value)
+    if number is None:
+        return None
+    return number * MS_PER[unit]
+
+
+def latency(unit: str, median: Any, mean: Any = None, p90: Any = None, p99: Any = None) -> dict:
+    """A DATA.md latency mapping in ms from figures in `unit`; {} when the median is missing."""
+    middle = to_ms(median, unit)
+    if middle is None or middle <= 0:
+        return {}
+    out = {"median": middle}
+    for key, value in (("mean", mean), ("p90", p90), ("p99", p99)):
+        ms = to_ms(value, unit)
+        if ms is not None and ms > 0:
+            out[key] = ms
+    return out
+
+
+# -- dates -------------------------------------------------------------------------------------
+
+EPOCH_MS_ABOVE = 1e11  # an epoch above this counts milliseconds, not seconds
+
+
+def to_date(value: Any) -> dt.date | None:
+    """Dates as tools write them: ISO strings, %Y%m%d-%H%M%S, epoch seconds or milliseconds."""
+    if value is None or value is MISSING or isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        seconds = value / 1000.0 if value > EPOCH_MS_ABOVE else float(value)
+        if not math.isfinite(seconds) or seconds <= 0:
+            return None
+        return dt.datetime.fromtimestamp(seconds, tz=dt.UTC).date()
+    if not isinstance(value, str):
+        return None
+    raw = value.strip()
+    if re.fullmatch(r"\d{8}-\d{6}", raw):
+        return dt.datetime.strptime(raw, "%Y%m%d-%H%M%S").date()
+    if re.fullmatch(r"\d{9,13}(\.\d+)?", raw):
+        return to_date(float(raw))
+    try:
+        return dt.datetime.fromisoformat(raw.replace("Z", "+00:00")).date()
+    except ValueError:
+        pass
+    try:
+        return dt.date.fromisoformat(raw[:10])
+    except ValueError:
+        return None
+
+
+# -- small helpers for importers ---------------------------------------------------------------
+
+
+def need(source: Source, index: int, path: Path_, value: Any, what: str) -> Any:
+    """`value` unless it is missing; then an ImportFailure that names the field."""
+    if value is None or value is MISSING:
+        got = "missing" if value is MISSING else "null"
+        raise ImportFailure([source.problem(index, path, f"{got}; expected {what}")])
+    return value
+
+
+def mapping(source: Source, index: int, what: str) -> dict:
+    """The object at `index`, which must be a JSON object."""
+    obj = source.objects[index]
+    if not isinstance(obj, dict):
+        raise ImportFailure([source.problem(index, (), f"expected {what} (a JSON object)")])
+    return obj
+
+
+def where(source: Source, index: int) -> str:
+    """ "line 3" for a line of a JSON Lines file, "" for a whole file."""
+    return f"line {source.first_lines[index]}" if len(source.objects) > 1 else ""
+
+
+def first_present(obj: Any, *paths: tuple) -> tuple[Path_, Any]:
+    """The first of several spellings that the object has, with its path; else MISSING."""
+    for path in paths:
+        value = dig(obj, *path)
+        if value is not MISSING and value is not None:
+            return path, value
+    return paths[0], MISSING
+
+
+def engine_from_backend(backend: str | None) -> str | None:
+    """The serving engine a benchmark client's backend names; None for generic OpenAI APIs."""
+    if not backend:
+        return None
+    name = backend.lower()
+    for prefix, engine in (
+        ("vllm", "vllm"),
+        ("sglang", "sglang"),
+        ("lmdeploy", "lmdeploy"),
+        ("tgi", "tgi"),
+        ("trt", "tensorrt-llm"),
+        ("tensorrt", "tensorrt-llm"),
+        ("deepspeed", "deepspeed-mii"),
+        ("scalellm", "scalellm"),
+    ):
+        if name.startswith(prefix):
+            return engine
+    return None

@@ -1,0 +1,124 @@
+"""GuideLLM `benchmarks.json`: several benchmarks in one file, one per strategy.
+
+Each metric is split by request status; the `successful` part has mean, median and
+percentiles. `inter_token_latency_ms` is the decode-only TPOT (GuideLLM's own
+`time_per_output_token_ms` includes the TTFT); `request_latency` is in seconds.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .common import (
+    Identity,
+    ImportFailure,
+    Measurement,
+    Options,
+    Reading,
+    Source,
+    dig,
+    first_present,
+    latency,
+    need,
+    positive,
+    text,
+    to_date,
+    whole,
+)
+
+NAME = "guidellm"
+TITLE = "GuideLLM benchmarks.json"
+STRATEGY_PATHS = (("config", "strategy"), ("args", "strategy"), ("strategy",))
+MODEL_PATHS = (("config", "backend", "model"), ("worker", "backend_model"), ("config", "model"))
+START_PATHS = (("start_time",), ("run_stats", "start_time"), ("scheduler_metrics", "start_time"))
+
+
+def detect(obj: Any) -> bool:
+    benchmarks = obj.get("benchmarks") if isinstance(obj, dict) else None
+    return (
+        isinstance(benchmarks, list)
+        and bool(benchmarks)
+        and isinstance(benchmarks[0], dict)
+        and "metrics" in benchmarks[0]
+    )
+
+
+def _spread(metrics: dict, key: str, unit: str) -> dict:
+    part = dig(metrics, key, "successful")
+    if not isinstance(part, dict):
+        return {}
+    return latency(
+        unit,
+        part.get("median", dig(part, "percentiles", "p50")),
+        part.get("mean"),
+        dig(part, "percentiles", "p90"),
+        dig(part, "percentiles", "p99"),
+    )
+
+
+def _concurrency(bench: dict) -> tuple[int | None, str]:
+    _, strategy = first_present(bench, *STRATEGY_PATHS)
+    kind = str(dig(strategy, "type_")) if isinstance(strategy, dict) else "unknown"
+    if kind == "synchronous":
+        return 1, kind
+    if kind == "concurrent":
+        return whole(dig(strategy, "streams")), kind
+    return None, kind
+
+
+def read(source: Source, options: Options) -> Reading:
+    report = source.objects[0]
+    measurements, skipped = [], []
+    benchmarks = need(source, 0, ("benchmarks",), dig(report, "benchmarks"), "a list")
+    for i, bench in enumerate(benchmarks):
+        path = ("benchmarks", i)
+        concurrency, kind = _concurrency(bench)
+        if concurrency is None and len(benchmarks) > 1:
+            # Rate-driven benchmarks (throughput, constant, poisson) fix no concurrency, so
+            # they have no place on a concurrency sweep.
+            skipped.append(f"benchmarks[{i}] ({kind})")
+            continue
+        metrics = need(source, 0, (*path, "metrics"), dig(bench, "metrics"), "the metrics")
+        ttft = _spread(metrics, "time_to_first_token_ms", "ms")
+        tpot = _spread(metrics, "inter_token_latency_ms", "ms")
+        need(source, 0, (*path, "metrics", "time_to_first_token_ms"), ttft or None, "a TTFT")
+        need(source, 0, (*path, "metrics", "inter_token_latency_ms"), tpot or None, "a TPOT")
+        total = positive(dig(metrics, "tokens_per_second", "successful", "mean"))
+        need(source, 0, (*path, "metrics", "tokens_per_second"), total, "total tokens/s")
+        config: dict[str, Any] = {"ttft_ms": ttft, "tpot_ms": tpot}
+        if e2e := _spread(metrics, "request_latency", "s"):
+            config["e2el_ms"] = e2e
+        if concurrency is not None:
+            config["concurrency"] = concurrency
+        measurements.append(
+            Measurement(
+                file=source.name,
+                identity=Identity(
+                    model=text(first_present(bench, *MODEL_PATHS)[1]),
+                    date=to_date(first_present(bench, *START_PATHS)[1]),
+                ),
+                config=config,
+                total_throughput=total,
+                output_throughput=positive(
+                    dig(metrics, "output_tokens_per_second", "successful", "mean")
+                ),
+                where=f"benchmarks[{i}]",
+            )
+        )
+    if not measurements:
+        raise ImportFailure(
+            [source.problem(0, ("benchmarks",), "no benchmark with a fixed concurrency")]
+        )
+    notes = []
+    if skipped:
+        notes.append(
+            "skipped rate-driven benchmarks without a fixed concurrency: " + ", ".join(skipped)
+        )
+    version = text(dig(report, "metadata", "guidellm_version")) or text(
+        dig(report, "metadata", "version")
+    )
+    return Reading(
+        tool=f"GuideLLM {version}" if version else "GuideLLM",
+        measurements=tuple(measurements),
+        notes=tuple(notes),
+    )

@@ -1,0 +1,56 @@
+"""A context x concurrency grid (llm-inference-bench) -> one `kind: matrix` record."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..records import Problem
+from .common import ImportFailure, MatrixResult, Measurement, Reading
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from .assemble import Planned, Resolver
+
+
+def plan_matrix(
+    fmt: str,
+    readings: list[Reading],
+    matrices: list[MatrixResult],
+    resolver: Resolver,
+    out: Path,
+) -> list[Planned]:
+    from .assemble import Planned, _file_name, _notes, _source, _targets, tidy
+
+    if len(matrices) > 1:
+        raise ImportFailure(
+            [Problem(matrices[1].file, None, "", "a matrix imports from one file at a time")]
+        )
+    grid = matrices[0]
+    # The resolver works on measurements; a stand-in carries the grid's identity.
+    stand_in = Measurement(file=grid.file, identity=grid.identity, config={})
+    options = resolver.options
+    key = resolver.key(stand_in, dated=True, with_workload=False)
+    if options.gpus is None:
+        resolver.gap(grid.file, "--gpus", "the file does not say the GPUs; give --gpus")
+    source = _source(resolver, options, [stand_in])
+    resolver.fail_if_gaps()
+    record: dict[str, Any] = {
+        "kind": "matrix",
+        "source": source,
+        "date": key.date,
+        "model": key.model,
+        "gpu": key.gpu,
+        "gpus": options.gpus,
+        "engine": key.engine,
+    }
+    if grid.identity.engine_version:
+        record["engine_version"] = grid.identity.engine_version
+    record["precision"] = key.precision
+    record["notes"] = _notes(fmt, readings, [grid.file], [])
+    record["bench"] = tidy(grid.fields["bench"])
+    if grid.fields["prefill"]:
+        record["prefill"] = [tidy(row) for row in grid.fields["prefill"]]
+    record["decode"] = [tidy(cell) for cell in grid.fields["decode"]]
+    target = _targets(out, [_file_name(key, key.date)])[0]
+    return [Planned(target, record, (grid.file,))]

@@ -1,0 +1,119 @@
+"""vLLM `vllm bench serve --save-result` / benchmarks/benchmark_serving.py result JSON.
+
+One object per file, or one per line with --append-result. Latencies are in ms; TPOT is
+per request (e2e - ttft) / (output tokens - 1), the decode-only figure DATA.md wants.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .common import (
+    Identity,
+    Measurement,
+    Options,
+    Reading,
+    Source,
+    dig,
+    engine_from_backend,
+    finite,
+    latency,
+    mapping,
+    need,
+    positive,
+    text,
+    to_date,
+    where,
+    whole,
+)
+
+NAME = "vllm"
+TITLE = "vLLM benchmark_serving / vllm bench serve JSON"
+# The old script wrote its goodput under a key with a colon in it.
+GOODPUT_KEYS = ("request_goodput", "request_goodput:")
+
+
+def detect(obj: Any) -> bool:
+    if not isinstance(obj, dict) or "median_ttft_ms" not in obj:
+        return False
+    marks = ("total_token_throughput", "model_id", "median_e2el_ms", *GOODPUT_KEYS)
+    return any(key in obj for key in marks)
+
+
+def spread(obj: dict, name: str, unit: str = "ms") -> dict:
+    """{median, mean, p90, p99} of `<stat>_<name>_ms` keys, in ms."""
+    return latency(
+        unit,
+        dig(obj, f"median_{name}_ms"),
+        dig(obj, f"mean_{name}_ms"),
+        dig(obj, f"p90_{name}_ms"),
+        dig(obj, f"p99_{name}_ms"),
+    )
+
+
+def request_rate(obj: dict) -> str | None:
+    """The offered request rate in words: "inf" (vLLM) and Infinity (SGLang) mean all at once."""
+    raw = dig(obj, "request_rate")
+    rate = finite(raw)
+    if rate is not None:
+        return f"{rate:g} req/s"
+    if str(raw).strip().lower() in ("inf", "infinity"):
+        return "all at once"
+    return None
+
+
+def total_from_tokens(source: Source, index: int, obj: dict, inputs: str, outputs: str) -> float:
+    """Input + output tokens over the benchmark's duration, for files without a total rate."""
+    tokens = (finite(dig(obj, inputs)) or 0) + (finite(dig(obj, outputs)) or 0)
+    duration = need(source, index, ("duration",), positive(dig(obj, "duration")), "seconds")
+    return need(source, index, (inputs,), tokens / duration if tokens else None, "token counts")
+
+
+def read(source: Source, options: Options) -> Reading:
+    measurements = []
+    rates = set()
+    for index in range(len(source.objects)):
+        obj = mapping(source, index, "a vLLM result")
+        total = positive(dig(obj, "total_token_throughput"))
+        if total is None:
+            total = total_from_tokens(
+                source, index, obj, "total_input_tokens", "total_output_tokens"
+            )
+        measurements.append(_measurement(source, index, obj, total))
+        if rate := request_rate(obj):
+            rates.add(rate)
+    notes = [f"request rate {', '.join(sorted(rates))}"] if rates else []
+    return Reading(
+        tool="vLLM benchmark_serving", measurements=tuple(measurements), notes=tuple(notes)
+    )
+
+
+def _measurement(source: Source, index: int, obj: dict, total: float) -> Measurement:
+    ttft = spread(obj, "ttft")
+    tpot = spread(obj, "tpot")
+    need(source, index, ("median_ttft_ms",), ttft or None, "the median TTFT in ms")
+    need(
+        source,
+        index,
+        ("median_tpot_ms",),
+        tpot or None,
+        "the median TPOT in ms (run with --percentile-metrics ttft,tpot,itl,e2el)",
+    )
+    config: dict[str, Any] = {"ttft_ms": ttft, "tpot_ms": tpot}
+    if e2el := spread(obj, "e2el"):
+        config["e2el_ms"] = e2el
+    if (concurrency := whole(dig(obj, "max_concurrency"))) is not None:
+        config["concurrency"] = concurrency
+    identity = Identity(
+        model=text(dig(obj, "model_id")),
+        engine=engine_from_backend(text(dig(obj, "backend"))),
+        date=to_date(dig(obj, "date")),
+    )
+    return Measurement(
+        file=source.name,
+        identity=identity,
+        config=config,
+        total_throughput=total,
+        output_throughput=positive(dig(obj, "output_throughput")),
+        where=where(source, index),
+    )

@@ -1,0 +1,144 @@
+"""Records -> YAML a person can read, checked exactly as a build checks them, then written.
+
+Configs are written flow-style, one per line. Nothing is written unless every record passes
+`records.check_run` against the site's catalogs.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import re
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from ..records import Problem, Problems, check_run, run_id
+from ..records.yamlpos import parse
+from .assemble import Planned
+from .common import ImportFailure
+
+PLAIN = re.compile(r"^[A-Za-z][A-Za-z0-9 ._/+()-]*$")
+FLOW_LISTS = ("configs", "decode", "prefill", "canonical")
+WIDTH = 100
+
+
+def scalar(value: Any, flow: bool) -> str:
+    """One YAML scalar; strings quoted whenever YAML could read them as something else."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        text = repr(value)
+        if "e" in text and "." not in text:  # YAML 1.1 reads 1e-05 as a string
+            mantissa, exponent = text.split("e")
+            text = f"{mantissa}.0e{exponent}"
+        return text
+    value = str(value)
+    plain = PLAIN.match(value) and not value.endswith(" ") and ": " not in value
+    if plain and flow and any(c in value for c in ",[]{}#"):
+        plain = False
+    if plain and yaml.safe_load(value) == value:
+        return value
+    return json.dumps(value, ensure_ascii=False)
+
+
+def flow(value: Any) -> str:
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {flow(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(flow(v) for v in value) + "]"
+    return scalar(value, flow=True)
+
+
+def _folded(key: str, value: str) -> list[str]:
+    """A long string as a folded block, wrapped at WIDTH."""
+    words, lines, line = value.split(" "), [], ""
+    for word in words:
+        if line and len(line) + 1 + len(word) > WIDTH - 2:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    lines.append(line)
+    return [f"{key}: >-"] + [f"  {text}" for text in lines]
+
+
+def render(record: dict[str, Any], header: str) -> str:
+    """The record as YAML; asserts that reading it back gives the same record."""
+    out = [f"# {line}" for line in header.splitlines()]
+    for key, value in record.items():
+        if key in FLOW_LISTS and isinstance(value, list):
+            out.append(f"{key}:")
+            out.extend(f"  - {flow(item)}" for item in value)
+        elif isinstance(value, dict):
+            out.append(f"{key}: {flow(value)}")
+        elif isinstance(value, str) and len(key) + len(value) > WIDTH - 4 and "  " not in value:
+            out.extend(_folded(key, value))
+        else:
+            out.append(f"{key}: {scalar(value, flow=False)}")
+    text = "\n".join(out) + "\n"
+    if yaml.safe_load(text) != record:  # a bug here would write a different record
+        raise AssertionError("the YAML written does not read back as the record")
+    return text
+
+
+def _rel(path: Path, site_root: Path) -> tuple[str, str]:
+    """(path for messages, run id) of a record file, as a build would name them."""
+    try:
+        rel = path.resolve().relative_to(site_root.resolve())
+    except ValueError:
+        return str(path), run_id(path.name)
+    runs = Path("data") / "runs"
+    rid = (
+        run_id(rel.relative_to(runs).as_posix()) if rel.is_relative_to(runs) else run_id(path.name)
+    )
+    return rel.as_posix(), rid
+
+
+def header(planned: Planned) -> str:
+    files = ", ".join(Path(f).name for f in planned.files)
+    return f"Written by `sitegen import` from {files}; edit freely, or re-import to replace."
+
+
+def check_records(
+    planned: list[Planned], known: dict, site_root: Path, problems: Problems
+) -> list[Problem]:
+    """Run the build's checks on each record; ImportFailure if any has an error."""
+    for item in planned:
+        text = render(item.record, header(item))
+        rel, rid = _rel(item.path, site_root)
+        doc = parse(text)
+        check_run(doc.data, doc, rel, rid, known, problems)
+    if problems.errors:
+        raise ImportFailure(problems.sorted())
+    return problems.warnings
+
+
+def _write(path: Path, text: str) -> None:
+    """Write through a temporary file in the same folder, so no half file is ever seen."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write_records(planned: list[Planned]) -> tuple[tuple[Path, ...], tuple[Path, ...]]:
+    """(written, of which replaced an existing file)."""
+    replaced = tuple(p.path for p in planned if p.path.exists())
+    for item in planned:
+        _write(item.path, render(item.record, header(item)))
+    return tuple(p.path for p in planned), replaced
