@@ -183,3 +183,45 @@ def html_text(html: str) -> str:
     parser = _Text()
     parser.feed(html)
     return " ".join(" ".join(parser.parts).split())
+
+
+# The preview server's tests (test_serve.py, test_serve_browser.py).
+
+SERVE_FIXTURE = Path(__file__).parent / "fixtures" / "serve" / "site"
+
+
+@pytest.fixture
+def serve_site(tmp_path: Path) -> Path:
+    """A copy of the small site in fixtures/serve/site, free to edit."""
+    root = tmp_path / "serve-site"
+    shutil.copytree(SERVE_FIXTURE, root)
+    return root
+
+
+@pytest.fixture
+def wait_until() -> Callable[..., Any]:
+    """Poll `condition` until it returns something true; fail after timeout_s."""
+    import time
+
+    def wait(condition: Callable[[], Any], timeout_s: float = 15.0, what: str = "") -> Any:
+        deadline = time.monotonic() + timeout_s
+        while True:
+            result = condition()
+            if result:
+                return result
+            if time.monotonic() > deadline:
+                pytest.fail(f"gave up after {timeout_s} s waiting for {what or condition}")
+            time.sleep(0.02)
+
+    return wait
+
+
+@pytest.fixture
+def preview(serve_site: Path):
+    """A running preview of serve_site on a free loopback port, stopped after the test."""
+    from sitegen.serve import Preview
+
+    server = Preview(serve_site, port=0)
+    server.start()
+    yield server
+    server.stop()
