@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..records import Problem
+from ..records.problems import describe
 from ..records.yamlpos import ParseError, Path_, field_name, parse
 
 MS_PER = {"ns": 1e-6, "us": 1e-3, "µs": 1e-3, "ms": 1.0, "s": 1000.0, "sec": 1000.0}
@@ -145,7 +146,8 @@ def read_source(path: Path, name: str | None = None) -> Source:
 
 
 def _json_problem(name: str, exc: json.JSONDecodeError, text: str) -> Problem:
-    cut = " (the file looks cut short)" if exc.pos >= len(text.rstrip()) - 1 else ""
+    # A result file is one object or list; one that does not end like one was cut short.
+    cut = "" if text.rstrip().endswith(("}", "]")) else " (the file looks cut short)"
     return Problem(name, exc.lineno, "", f"not valid JSON: {exc.msg}{cut}")
 
 
@@ -157,7 +159,7 @@ def _json_lines(name: str, text: str) -> Source:
         try:
             objects.append(json.loads(line))
         except json.JSONDecodeError as exc:
-            cut = " (the line looks cut short)" if exc.pos >= len(line.rstrip()) - 1 else ""
+            cut = "" if line.rstrip().endswith("}") else " (the line looks cut short)"
             raise ImportFailure(
                 [Problem(name, number, "", f"not valid JSON Lines: {exc.msg}{cut}")]
             ) from None
@@ -276,9 +278,10 @@ def to_date(value: Any) -> dt.date | None:
 
 
 def need(source: Source, index: int, path: Path_, value: Any, what: str) -> Any:
-    """`value` unless it is missing; then an ImportFailure that names the field."""
+    """`value` unless it is None or missing; then an ImportFailure that names the field."""
     if value is None or value is MISSING:
-        got = "missing" if value is MISSING else "null"
+        raw = dig(source.objects[index], *path)
+        got = "missing" if raw is MISSING else f"got {describe(raw)}"
         raise ImportFailure([source.problem(index, path, f"{got}; expected {what}")])
     return value
 

@@ -79,7 +79,7 @@ def render(record: dict[str, Any], header: str) -> str:
         if key in FLOW_LISTS and isinstance(value, list):
             out.append(f"{key}:")
             out.extend(f"  - {flow(item)}" for item in value)
-        elif isinstance(value, dict):
+        elif isinstance(value, dict | list):
             out.append(f"{key}: {flow(value)}")
         elif isinstance(value, str) and len(key) + len(value) > WIDTH - 4 and "  " not in value:
             out.extend(_folded(key, value))

@@ -1,0 +1,530 @@
+"""sitegen import: every format from hand-written fixtures, the real InferenceX file, bad files."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import shutil
+from collections import Counter
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import CliRunner, Result
+
+from sitegen.build import build
+from sitegen.cli import main
+from sitegen.importers import FORMATS, detect
+from sitegen.importers.common import read_source, to_date
+from sitegen.importers.writer import render, scalar
+from sitegen.records import load_site
+
+FIXTURES = Path(__file__).parent / "fixtures" / "importers"
+VLLM = FIXTURES / "vllm"
+INFERENCEX_API = FIXTURES / "deepseek-v4-pro-8k1k-2026-09-04.json"
+
+CONFIG = {
+    "title": "Import test",
+    "base_url": "https://example.org/",
+    "default_workload": "chat",
+    "targets": [10, 20, 40, 100, 150],
+    "headline": {"interactivity": 20, "tier": "owning"},
+    "frontier": {"method": "interpolate"},
+}
+MODELS = {
+    "m1": {"name": "Model One", "hf_id": "acme/Model-One"},
+    "deepseek-v4-pro": {"name": "DeepSeek V4 Pro", "hf_id": "deepseek-ai/DeepSeek-V4-Pro"},
+}
+GPUS = {"g1": {"name": "GPU One", "vendor": "Acme"}, "b200": {"name": "B200", "vendor": "NVIDIA"}}
+WORKLOADS = {
+    "chat": {"name": "Chat"},
+    "1k1k": {"name": "1k / 1k", "isl": 1024, "osl": 1024},
+    "8k1k": {"name": "8k / 1k", "isl": 8192, "osl": 1024},
+}
+PRICING = {
+    "source": "Test",
+    "as_of": "2026-07",
+    "tiers": {"owning": {"label": "Owning"}},
+    "prices": {"g1": {"owning": 2.0}, "b200": {"owning": 3.0}},
+}
+# What the vLLM and similar files do not say.
+SWEEP_OPTIONS = ["--gpu", "g1", "--gpus", "2", "--precision", "fp8", "--source", "Lab"]
+
+
+@pytest.fixture
+def site(make_site) -> Path:
+    return make_site(
+        runs={},
+        config=CONFIG,
+        models=MODELS,
+        gpus=GPUS,
+        workloads=WORKLOADS,
+        pricing=PRICING,
+    )
+
+
+def run(site: Path, *args: str | Path) -> Result:
+    return CliRunner().invoke(main, ["import", *map(str, args), "--site", str(site)])
+
+
+def imported(site: Path, fmt: str, files: list[Path], *options: str, out: str) -> dict:
+    """Import and return the record written at data/runs/<out>; fail loudly otherwise."""
+    target = site / "data" / "runs" / out
+    result = run(site, fmt, *files, "--out", target, *options)
+    assert result.exit_code == 0, result.output
+    return yaml.safe_load(target.read_text())
+
+
+def loads_cleanly(site: Path) -> None:
+    loaded, problems = load_site(site)
+    assert loaded is not None, [str(p) for p in problems.errors]
+
+
+# -- one sweep from several files --------------------------------------------------------------
+
+
+def test_vllm_files_of_one_sweep_make_one_record_sorted_by_concurrency(site: Path) -> None:
+    files = [VLLM / "c16.jsonl", VLLM / "c4.json", VLLM / "c1.json"]
+    record = imported(site, "vllm", files, *SWEEP_OPTIONS, "--workload", "chat", out="v.yaml")
+    configs = record["configs"]
+    assert [c["concurrency"] for c in configs] == [1, 4, 16, 64]
+    # total tokens/s over 2 GPUs; c4.json has no total: (108000 + 12000 tokens) / 100 s
+    assert [c["throughput_per_gpu"] for c in configs] == [200, 600, 1600, 1650]
+    assert [c["tpot_ms"]["median"] for c in configs] == [10, 20, 40, 80]
+    assert configs[1]["e2el_ms"] == {"median": 2250, "mean": 2300, "p99": 2700}
+    assert all(c["gpus"] == 2 for c in configs)
+    # model from model_id via hf_id; engine from the files whose backend names one
+    assert (record["model"], record["engine"], record["workload"]) == ("m1", "vllm", "chat")
+    # files of 2026-11-04 and 2026-11-05: dated by the first day, said in the notes
+    assert record["date"] == dt.date(2026, 11, 4)
+    for word in ("vLLM", "c1.json", "c4.json", "c16.jsonl", "all at once", "8 req/s"):
+        assert word in record["notes"]
+    assert "2026-11-05" in record["notes"]
+    loads_cleanly(site)
+
+
+def test_imported_sweep_builds_the_hand_computed_ladder(site: Path, tmp_path: Path) -> None:
+    files = [VLLM / "c1.json", VLLM / "c4.json", VLLM / "c16.jsonl"]
+    imported(site, "vllm", files, *SWEEP_OPTIONS, "--workload", "chat", out="lab/sweep.yaml")
+    build(site, tmp_path / "out")
+    data = json.loads((tmp_path / "out/models/m1/g1/data.json").read_text())
+    ladder = {
+        row["target"]: row["throughput_per_gpu"] for row in data["workloads"]["chat"]["ladder"]
+    }
+
+    # By hand, from the fixtures: x = 1000 / median TPOT, y = total tok/s / 2 GPUs.
+    xs, ys = [12.5, 25.0, 50.0, 100.0], [1650.0, 1600.0, 600.0, 200.0]
+    # secants -4, -40, -8; Steffen tangents inside: at x=25 -2*min(4, 40, |p|/2 = 8) = -8,
+    # at x=50 -2*min(40, 8, 14.67) = -16; ends (3s - m)/2: (-12 + 8)/2 = -2, (-24 + 16)/2 = -4
+    m = [-2.0, -8.0, -16.0, -4.0]
+
+    def hermite(i: int, x: float) -> float:
+        h = xs[i + 1] - xs[i]
+        t = (x - xs[i]) / h
+        return (
+            (2 * t**3 - 3 * t**2 + 1) * ys[i]
+            + (t**3 - 2 * t**2 + t) * h * m[i]
+            + (-2 * t**3 + 3 * t**2) * ys[i + 1]
+            + (t**3 - t**2) * h * m[i + 1]
+        )
+
+    assert hermite(0, 20) == pytest.approx(1629.6)  # t = 0.6: 580.8 - 2.4 + 1036.8 + 14.4
+    assert hermite(1, 40) == pytest.approx(990.4)  # t = 0.6: 563.2 - 19.2 + 388.8 + 57.6
+    assert ladder[10] == pytest.approx(1650.0)  # below the slowest point: the curve's peak
+    assert ladder[20] == pytest.approx(1629.6)
+    assert ladder[40] == pytest.approx(990.4)
+    assert ladder[100] == pytest.approx(200.0)
+    assert ladder[150] is None  # faster than any measured config
+
+
+def test_sglang_jsonl_reads_bare_infinity_and_both_key_spellings(site: Path) -> None:
+    record = imported(
+        site,
+        "sglang",
+        [FIXTURES / "sglang/bench.jsonl"],
+        *SWEEP_OPTIONS,
+        "--model",
+        "m1",
+        "--workload",
+        "chat",
+        "--date",
+        "2026-11-20",
+        out="s.yaml",
+    )
+    configs = record["configs"]
+    assert [c["concurrency"] for c in configs] == [2, 8]
+    # line 2 (older, total_input_tokens): input + output throughput; line 1: total_throughput
+    assert [c["throughput_per_gpu"] for c in configs] == [550, 2200]
+    assert [c["e2el_ms"]["median"] for c in configs] == [1100, 2000]
+    assert record["engine"] == "sglang"  # backends sglang and sglang-oai
+    assert record["date"] == dt.date(2026, 11, 20)
+    assert "all at once" in record["notes"]
+
+
+def test_aiperf_export_with_total_throughput_and_start_time(site: Path) -> None:
+    options = [*SWEEP_OPTIONS, "--engine", "vllm", "--workload", "chat"]
+    record = imported(
+        site, "aiperf", [FIXTURES / "aiperf/profile_export_aiperf.json"], *options, out="a.yaml"
+    )
+    (config,) = record["configs"]
+    assert config["throughput_per_gpu"] == 2080  # total_token_throughput.avg 4160 / 2
+    assert config["tpot_ms"] == {"median": 25, "mean": 25.4, "p90": 27.5, "p99": 30.1}
+    assert config["concurrency"] == 16
+    assert (record["model"], record["date"]) == ("m1", dt.date(2026, 10, 21))
+    assert "AIPerf" in record["notes"]
+
+
+def test_genai_perf_export_without_total_throughput_or_date(site: Path) -> None:
+    options = [*SWEEP_OPTIONS, "--engine", "trt-llm", "--workload", "chat"]
+    source = FIXTURES / "aiperf/profile_export_genai_perf.json"
+    result = run(site, "aiperf", source, "--out", site / "data/runs/g.yaml", *options)
+    assert result.exit_code == 1
+    assert "--date: the file does not say the date" in result.stderr
+    record = imported(site, "aiperf", [source], *options, "--date", "2026-10-01", out="g.yaml")
+    (config,) = record["configs"]
+    # no total: request throughput 1.5/s x (1000 + 200 tokens) = 1800 tok/s, over 2 GPUs
+    assert config["throughput_per_gpu"] == 900
+    assert config["concurrency"] == 4
+    assert "GenAI-Perf" in record["notes"]
+    assert "request throughput x (mean input + mean output tokens)" in record["notes"]
+
+
+def test_llmperf_tpot_is_derived_without_the_ttft(site: Path) -> None:
+    options = [*SWEEP_OPTIONS, "--engine", "vllm", "--workload", "chat"]
+    source = FIXTURES / "llmperf/model-one_1000_200_summary.json"
+    record = imported(site, "llmperf", [source], *options, out="l.yaml")
+    (config,) = record["configs"]
+    # (median e2e 5.223 s - median TTFT 0.25 s) / (200 - 1 tokens); counts were strings
+    assert config["tpot_ms"]["median"] == pytest.approx((5.223 - 0.25) / 199 * 1000, rel=1e-5)
+    # output 300 tok/s x (1000 + 200) / 200 = 1800 tok/s, over 2 GPUs
+    assert config["throughput_per_gpu"] == 900
+    assert config["ttft_ms"]["median"] == 250
+    assert record["date"] == dt.date(2026, 11, 5)  # timestamp, epoch seconds
+    assert "inter_token_latency_s includes the TTFT" in record["notes"]
+
+
+def test_guidellm_keeps_concurrent_benchmarks_and_skips_rate_driven_ones(site: Path) -> None:
+    options = [*SWEEP_OPTIONS, "--engine", "vllm", "--workload", "chat"]
+    record = imported(
+        site, "guidellm", [FIXTURES / "guidellm/benchmarks.json"], *options, out="x.yaml"
+    )
+    configs = record["configs"]
+    assert [c["concurrency"] for c in configs] == [1, 8]  # synchronous, concurrent streams=8
+    assert [c["tpot_ms"]["median"] for c in configs] == [9, 15]  # inter_token_latency_ms
+    assert [c["e2el_ms"]["median"] for c in configs] == [2000, 3300]  # request_latency in s
+    assert [c["throughput_per_gpu"] for c in configs] == [275, 2200]
+    assert "benchmarks[1] (throughput)" in record["notes"]
+    assert "GuideLLM 0.4.0" in record["notes"]
+
+
+def test_llm_inference_bench_becomes_a_matrix_record(site: Path) -> None:
+    source = FIXTURES / "llm-inference-bench/benchmark_results.json"
+    options = ["--gpu", "g1", "--gpus", "1", "--precision", "fp8", "--source", "Lab"]
+    record = imported(site, "llm-inference-bench", [source], *options, out="m.yaml")
+    assert record["kind"] == "matrix"
+    assert (record["engine"], record["engine_version"]) == ("sglang", "0.5.6")
+    assert record["date"] == dt.date(2026, 11, 11)
+    assert record["decode"][3] == {
+        "context": 8192,
+        "concurrency": 4,
+        "aggregate_tok_s": 300,
+        "per_request_tok_s": 76,
+        "ttft_s": 0.97,
+    }
+    assert [row["context"] for row in record["prefill"]] == [8192, 32768]
+    assert record["bench"]["harness"] == "llm-inference-bench 0.7.7"
+    loads_cleanly(site)
+
+
+def test_lmx_reads_wrapped_and_bare_runs(site: Path) -> None:
+    files = [FIXTURES / "lmx/run-c1.json", FIXTURES / "lmx/run-c4.json"]
+    record = imported(
+        site, "lmx", files, "--source", "LocalMaxxing", "--workload", "chat", out="x.yaml"
+    )
+    assert (record["model"], record["gpu"], record["precision"]) == ("m1", "g1", "q4_k_m")
+    assert (record["engine"], record["engine_version"]) == ("llama.cpp", "b6000")
+    c1, c4 = record["configs"]
+    assert (c1["gpus"], c1["throughput_per_gpu"], c1["tpot_ms"]) == (1, 500, {"median": 10})
+    # c4 has no tokSTotal: 4 users x (2048 + 512) tokens / (0.9 s + 512 / (320 / 4) s)
+    assert c4["throughput_per_gpu"] == pytest.approx(4 * 2560 / (0.9 + 512 / 80), rel=1e-5)
+    assert c4["tpot_ms"] == {"median": 12.5}
+    assert "tokSOut" in record["notes"]
+
+
+# -- InferenceX ---------------------------------------------------------------------------------
+
+
+def test_inferencex_api_file_imports_one_record_per_engine_and_date(site: Path) -> None:
+    out = site / "data/runs/inferencex"
+    result = run(site, "inferencex", INFERENCEX_API, "--out", out)
+    assert result.exit_code == 0, result.output
+    records = {p.name: yaml.safe_load(p.read_text()) for p in sorted(out.iterdir())}
+    assert set(records) == {
+        "deepseek-v4-pro-b200-vllm-fp4-8k1k-2026-09-03.yaml",
+        "deepseek-v4-pro-b200-dynamo-sglang-fp4-8k1k-2026-09-01.yaml",
+        "deepseek-v4-pro-b200-dynamo-vllm-fp4-8k1k-2026-08-26.yaml",
+        "deepseek-v4-pro-b200-dynamo-vllm-mtp-fp4-8k1k-2026-08-26.yaml",
+    }
+    configs = [c for r in records.values() for c in r["configs"]]
+    assert len(configs) == 37
+    rows = json.loads(INFERENCEX_API.read_text())["rows"]
+    # The GPU count of every row, as the measured power says it.
+    by_power = Counter(
+        (
+            row["conc"],
+            round(row["metrics"]["avg_total_gpu_power_w"] / row["metrics"]["avg_power_w"]),
+        )
+        for row in rows
+    )
+    assert Counter((c["concurrency"], c["gpus"]) for c in configs) == by_power
+    single = [c for c in configs if not c.get("disagg")]
+    assert single and all(c["gpus"] == 8 for c in single)  # not the 64 of num_*_gpu
+    for c in configs:
+        if c.get("disagg"):
+            assert c["gpus"] == c["prefill_gpus"] + c["decode_gpus"]
+        assert c["power_w"] > 0 and c["image"]
+    mtp = records["deepseek-v4-pro-b200-dynamo-vllm-mtp-fp4-8k1k-2026-08-26.yaml"]
+    assert mtp["configs"][0]["spec_decoding"] == "mtp"
+    vllm = records["deepseek-v4-pro-b200-vllm-fp4-8k1k-2026-09-03.yaml"]
+    assert vllm["url"].startswith("https://github.com/SemiAnalysisAI/InferenceX/actions/runs/")
+    assert vllm["source"] == "InferenceX"
+    assert "InferenceX API" in vllm["notes"] and INFERENCEX_API.name in vllm["notes"]
+    # latencies converted from seconds: row 0 has median_tpot 0.0498665... s
+    first = rows[0]
+    same = [
+        c
+        for c in vllm["configs"]
+        if c["concurrency"] == first["conc"] and c["ep"] == 8 and c["dp_attention"]
+    ]
+    assert same[0]["tpot_ms"]["median"] == pytest.approx(
+        first["metrics"]["median_tpot"] * 1000, rel=1e-5
+    )
+    loads_cleanly(site)
+
+
+def test_inferencex_flat_rows_name_the_workload_by_isl_and_osl(site: Path) -> None:
+    out = site / "data/runs/ix"
+    result = run(site, "inferencex", FIXTURES / "inferencex/agg_model-one_g1.json", "--out", out)
+    assert result.exit_code == 0, result.output
+    (path,) = out.iterdir()
+    record = yaml.safe_load(path.read_text())
+    assert path.name == "m1-g1-sglang-fp8-1k1k-2026-10-30.yaml"
+    assert [(c["gpus"], c["tp"], c["concurrency"]) for c in record["configs"]] == [
+        (4, 4, 16),
+        (4, 4, 64),
+    ]
+
+
+def test_inferencex_with_several_runs_needs_a_folder(site: Path) -> None:
+    target = site / "data/runs/one.yaml"
+    result = run(site, "inferencex", INFERENCEX_API, "--out", target)
+    assert result.exit_code == 1
+    assert "--out must name a folder" in result.stderr
+    assert not target.exists()
+
+
+def test_the_flagship_site_has_the_imported_deepseek_page(flagship: Path, tmp_path: Path) -> None:
+    build(flagship, tmp_path / "out")
+    data = json.loads((tmp_path / "out/models/deepseek-v4-pro/b200/data.json").read_text())
+    summary = data["workloads"]["8k1k"]
+    assert summary["configs"] == 37
+    assert summary["engines"] == ["dynamo-sglang", "dynamo-vllm", "dynamo-vllm-mtp", "vllm"]
+
+
+# -- auto --------------------------------------------------------------------------------------
+
+DETECTED = {
+    VLLM / "c1.json": "vllm",
+    VLLM / "c16.jsonl": "vllm",
+    FIXTURES / "sglang/bench.jsonl": "sglang",
+    FIXTURES / "aiperf/profile_export_aiperf.json": "aiperf",
+    FIXTURES / "aiperf/profile_export_genai_perf.json": "aiperf",
+    FIXTURES / "llmperf/model-one_1000_200_summary.json": "llmperf",
+    FIXTURES / "guidellm/benchmarks.json": "guidellm",
+    FIXTURES / "llm-inference-bench/benchmark_results.json": "llm-inference-bench",
+    FIXTURES / "lmx/run-c1.json": "lmx",
+    FIXTURES / "lmx/run-c4.json": "lmx",
+    FIXTURES / "inferencex/agg_model-one_g1.json": "inferencex",
+    INFERENCEX_API: "inferencex",
+}
+
+
+@pytest.mark.parametrize("path", list(DETECTED), ids=lambda p: p.name)
+def test_auto_recognises_every_format(path: Path) -> None:
+    assert detect(read_source(path).objects[0]) == DETECTED[path]
+
+
+def test_every_format_has_a_fixture() -> None:
+    assert set(DETECTED.values()) == set(FORMATS)
+
+
+def test_auto_says_which_format_it_chose(site: Path) -> None:
+    target = site / "data/runs/auto.yaml"
+    result = run(
+        site,
+        "auto",
+        VLLM / "c1.json",
+        VLLM / "c4.json",
+        "--out",
+        target,
+        *SWEEP_OPTIONS,
+        "--workload",
+        "chat",
+    )
+    assert result.exit_code == 0, result.output
+    assert "auto: read the files as vllm" in result.stderr
+    assert target.exists()
+
+
+# -- bad input: one line each, exit 1, nothing written ------------------------------------------
+
+
+def _fails(site: Path, *args: str | Path) -> list[str]:
+    target = site / "data/runs/bad.yaml"
+    result = run(site, *args, "--out", target)
+    assert result.exit_code == 1, result.output
+    assert not target.exists()
+    assert not list((site / "data").rglob("*.yaml.*"))  # no temporary file left either
+    lines = result.stderr.strip().splitlines()
+    assert lines[-1].startswith("import failed:") and "nothing written" in lines[-1]
+    return lines[:-1]
+
+
+def test_truncated_json_is_one_line(site: Path) -> None:
+    (line,) = _fails(site, "vllm", FIXTURES / "bad/truncated.json", *SWEEP_OPTIONS)
+    assert "truncated.json:" in line and "not valid JSON" in line and "cut short" in line
+
+
+def test_truncated_json_lines_name_the_line(site: Path, tmp_path: Path) -> None:
+    text = (VLLM / "c16.jsonl").read_text().splitlines()
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text(text[0] + "\n" + text[1][:80] + "\n")
+    (line,) = _fails(site, "vllm", broken, *SWEEP_OPTIONS)
+    assert line.startswith(f"{broken}:2: not valid JSON Lines")
+
+
+def test_the_wrong_format_named_says_what_the_file_looks_like(site: Path) -> None:
+    (line,) = _fails(site, "vllm", FIXTURES / "aiperf/profile_export_aiperf.json", *SWEEP_OPTIONS)
+    assert "not a vLLM" in line and "it looks like aiperf" in line
+
+
+def test_a_file_of_no_known_tool(site: Path, tmp_path: Path) -> None:
+    other = tmp_path / "other.json"
+    other.write_text('{"hello": 1}')
+    (line,) = _fails(site, "auto", other)
+    assert "not a result file of any known tool" in line
+
+
+def test_a_missing_field_names_the_field_and_its_line(site: Path) -> None:
+    (line,) = _fails(site, "vllm", FIXTURES / "bad/no-tpot.json", *SWEEP_OPTIONS)
+    assert "no-tpot.json:1: median_tpot_ms: missing; expected the median TPOT in ms" in line
+
+
+def test_each_missing_option_is_one_line(site: Path) -> None:
+    lines = _fails(site, "vllm", VLLM / "c1.json")
+    options = sorted(line.split(": ")[1] for line in lines)
+    assert options == ["--gpu", "--gpus", "--precision", "--source", "--workload"]
+    assert all(line.startswith(f"{VLLM / 'c1.json'}: --") for line in lines)
+
+
+def test_an_unknown_slug_is_refused(site: Path) -> None:
+    (line,) = _fails(site, "vllm", VLLM / "c1.json", *SWEEP_OPTIONS, "--workload", "nope")
+    assert '--workload: "nope" is not in data/workloads.yaml' in line
+
+
+def test_files_of_different_models_are_not_one_sweep(site: Path, tmp_path: Path) -> None:
+    other = json.loads((VLLM / "c4.json").read_text())
+    other["model_id"] = "deepseek-ai/DeepSeek-V4-Pro"
+    path = tmp_path / "other.json"
+    path.write_text(json.dumps(other))
+    (line,) = _fails(site, "vllm", VLLM / "c1.json", path, *SWEEP_OPTIONS, "--workload", "chat")
+    assert "not one sweep: their model differs" in line
+
+
+def test_a_record_the_build_would_refuse_is_not_written(site: Path) -> None:
+    # The run id comes from the file name, and an underscore is not allowed in it.
+    target = site / "data/runs/lab/my_run.yaml"
+    result = run(
+        site, "vllm", VLLM / "c1.json", "--out", target, *SWEEP_OPTIONS, "--workload", "chat"
+    )
+    assert result.exit_code == 1
+    assert "data/runs/lab/my_run.yaml:" in result.stderr and "run id" in result.stderr
+    assert not target.exists()
+
+
+def test_a_second_import_replaces_the_record(site: Path) -> None:
+    target = site / "data/runs/v.yaml"
+    args = ["vllm", VLLM / "c1.json", "--out", target, *SWEEP_OPTIONS, "--workload", "chat"]
+    assert run(site, *args).exit_code == 0
+    second = run(site, *args)
+    assert second.exit_code == 0 and f"replaced {target}" in second.stdout
+
+
+# -- the YAML written ---------------------------------------------------------------------------
+
+
+def test_configs_are_written_one_per_line(site: Path) -> None:
+    files = [VLLM / "c1.json", VLLM / "c4.json"]
+    imported(site, "vllm", files, *SWEEP_OPTIONS, "--workload", "chat", out="v.yaml")
+    text = (site / "data/runs/v.yaml").read_text()
+    lines = text.splitlines()
+    assert lines[0].startswith("# Written by `sitegen import` from c1.json, c4.json")
+    start = lines.index("configs:")
+    assert all(line.startswith("  - {gpus: 2, concurrency: ") for line in lines[start + 1 :])
+    assert len(lines) - start - 1 == 2
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["8k1k", "yes", "null", "1.5", "a: b", "x, y", "#tag", "  padded", "it's", 'say "hi"', "é"],
+)
+def test_strings_that_yaml_would_misread_are_quoted(value: str) -> None:
+    assert yaml.safe_load(f"k: {scalar(value, flow=False)}") == {"k": value}
+    assert yaml.safe_load(f"k: {{v: {scalar(value, flow=True)}}}") == {"k": {"v": value}}
+
+
+def test_small_and_large_floats_read_back_as_floats() -> None:
+    record = {"a": 1e-05, "b": 2.5e16, "c": [{"d": 0.000123}]}
+    assert yaml.safe_load(render(record, "x")) == record
+
+
+@pytest.mark.parametrize(
+    ("raw", "day"),
+    [
+        ("20261104-221530", dt.date(2026, 11, 4)),
+        ("2026-10-21T14:02:11.512345", dt.date(2026, 10, 21)),
+        ("2026-11-12T08:00:00Z", dt.date(2026, 11, 12)),
+        ("2026-09-03", dt.date(2026, 9, 3)),
+        (1793889600, dt.date(2026, 11, 5)),
+        (1793889600000, dt.date(2026, 11, 5)),
+        (1793800000.5, dt.date(2026, 11, 4)),
+        ("soon", None),
+        (None, None),
+    ],
+)
+def test_dates_as_tools_write_them(raw: object, day: dt.date | None) -> None:
+    assert to_date(raw) == day
+
+
+def test_the_fixture_of_the_real_api_file_is_untouched() -> None:
+    data = json.loads(INFERENCEX_API.read_text())
+    assert len(data["rows"]) == 37 and data["metadata"]["selected_rows"] == 37
+
+
+def test_import_into_a_site_without_sitegen_yaml(tmp_path: Path) -> None:
+    shutil.copy(VLLM / "c1.json", tmp_path / "c1.json")
+    result = CliRunner().invoke(
+        main,
+        [
+            "import",
+            "vllm",
+            str(tmp_path / "c1.json"),
+            "--out",
+            str(tmp_path / "x.yaml"),
+            "--site",
+            str(tmp_path),
+        ],
+    )
+    assert result.exit_code == 1
+    assert "sitegen.yaml: not found" in result.stderr
+    assert not (tmp_path / "x.yaml").exists()
