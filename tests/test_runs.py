@@ -238,8 +238,16 @@ def test_sweep_report_lists_every_config(built):
 
 
 def test_every_run_has_a_report(built):
+    from conftest import REPO
+
+    ids = {
+        p.relative_to(REPO / "data" / "runs").with_suffix("").as_posix().replace("/", "-")
+        for p in (REPO / "data" / "runs").rglob("*.yaml")
+    }
     reports = {p.split("/")[1] for p in built if p.startswith("runs/") and p.endswith(".html")}
-    assert reports == {FLAGSHIP_ID, SWEEP_ID}
+    assert {FLAGSHIP_ID, SWEEP_ID} <= reports
+    assert reports == ids
+    assert {p.split("/")[1] for p in built if p.startswith("runs/") and p.endswith(".json")} == ids
 
 
 def test_failed_config_is_listed(make_site):

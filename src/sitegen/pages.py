@@ -12,6 +12,8 @@ from typing import Any
 from markupsafe import Markup
 
 from . import display, faq
+from .charts import ChartCache, draw_frontier, draw_history, frontier_chart_data, history_rows
+from .charts.history_chart import history_chart_data
 from .content import Content, CopyError, faq_applies, fill, markdown, render_copy
 from .records import MatrixRun, Problems, Run, Site
 from .runs import matrix_report, matrix_summary, run_json, run_route, sweep_report
@@ -205,7 +207,9 @@ class Planner:
         pairs: dict[tuple[str, str], list[WorkloadSummary]],
         content: Content,
         problems: Problems,
+        charts: ChartCache | None = None,
     ) -> None:
+        self.charts = charts if charts is not None else ChartCache(None)
         self.site = site
         self.pairs = pairs
         self.content = content
@@ -274,6 +278,7 @@ class Planner:
                         self.tier,
                         sources,
                     ),
+                    **self.workload_charts(s),
                 }
             )
         editors = []
@@ -318,6 +323,20 @@ class Planner:
             context,
             lastmod=main.last_date.isoformat() if main else None,
         )
+
+    def workload_charts(self, summary: WorkloadSummary) -> dict:
+        """The frontier chart of one workload and, where it has older runs, its history."""
+        data = frontier_chart_data(self.site, summary)
+        out: dict[str, Any] = {
+            "chart": Markup(self.charts.get_or_draw("frontier", data, draw_frontier)),
+            "chart_data": data,
+            "history": history_rows(summary),
+            "history_chart": None,
+        }
+        if out["history"]:
+            history = history_chart_data(self.site, summary, out["history"])
+            out["history_chart"] = Markup(self.charts.get_or_draw("history", history, draw_history))
+        return out
 
     def run_page(self, run: Run) -> Page:
         """The report of one run: a matrix's grids or a sweep's configs, with the write-up."""
@@ -551,7 +570,10 @@ def _pair_description(
 
 
 def plan_site(site: Site, pairs: dict, content: Content, problems: Problems) -> Plan:
-    return Planner(site, pairs, content, problems).plan()
+    charts = ChartCache.for_site(site.root)
+    plan = Planner(site, pairs, content, problems, charts).plan()
+    charts.prune()  # entries no page of this build uses would only pile up
+    return plan
 
 
 __all__ = ["DataFile", "Page", "Plan", "markdown", "plan_site"]

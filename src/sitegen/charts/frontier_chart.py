@@ -1,0 +1,268 @@
+"""The frontier chart: tokens/s per GPU against tokens/s per user, one line per engine x precision.
+
+`frontier_chart_data` turns a workload summary into plain JSON-able data (the cache key);
+`draw_frontier` turns that data into SVG and reads nothing else.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+from .. import frontier
+from ..display import engine_name, latency, precision_name, rate, tokens
+from ..records import Site, SweepRun
+from ..tables import WorkloadSummary
+from .svg import (
+    COLOURS,
+    FONT,
+    MARKERS,
+    MUTED,
+    TEXT,
+    Scale,
+    axes,
+    marker,
+    nice_ticks,
+    num,
+    text,
+    tick_label,
+    tooltip,
+    tooltip_css,
+)
+
+WIDTH, HEIGHT = 760, 430
+LEFT, RIGHT, BOTTOM = 72, 24, 52
+LEGEND_ROW = 20
+RADIUS = 5.0
+
+
+def _parallelism(site: Site, point: dict) -> str:
+    """The config behind a data.json point, found in its run (points carry no parallelism)."""
+    run = next((r for r in site.sweeps if r.id == point["run"]), None)
+    if isinstance(run, SweepRun):
+        for c in run.configs:
+            if (
+                c.ok
+                and c.concurrency == point["concurrency"]
+                and c.gpus == point["gpus"]
+                and c.tp == point["tp"]
+                and c.throughput_per_gpu == point["throughput_per_gpu"]
+                and c.tpot_ms is not None
+                and c.tpot_ms.median == point["tpot_ms"]
+            ):
+                return c.parallelism
+    return f"{point['gpus']} GPUs"
+
+
+def frontier_chart_data(site: Site, summary: WorkloadSummary) -> dict:
+    """Everything the chart shows, as plain values: the chart is a function of this alone."""
+    config = site.config
+    dates = {r.id: r.date.isoformat() for r in site.sweeps}
+    return {
+        "model": site.models[summary.model].name,
+        "gpu": site.gpus[summary.gpu].name,
+        "workload": site.workloads[summary.workload].name,
+        "method": config.frontier_method,
+        "target": config.headline_interactivity,
+        "headline": {
+            "throughput_per_gpu": summary.headline.throughput_per_gpu,
+            "engine": summary.headline.engine,
+            "precision": summary.headline.precision,
+        },
+        "curves": [
+            {
+                "engine": c.engine,
+                "precision": c.precision,
+                "frontier": [[p.interactivity, p.throughput_per_gpu] for p in c.frontier],
+                "points": [
+                    dict(p, parallelism=_parallelism(site, p), date=dates.get(p["run"], ""))
+                    for p in c.points
+                ],
+            }
+            for c in summary.curves
+        ],
+    }
+
+
+def curve_label(curve: dict) -> str:
+    return f"{engine_name(curve['engine'])} {precision_name(curve['precision'])}"
+
+
+def _curve_path(curve: dict, method: str, x: Scale, y: Scale) -> str:
+    """The line through a frontier, the way the calculator reads it between points."""
+    pts = curve["frontier"]
+    if len(pts) < 2:
+        return ""
+    xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+    path = [f"M{num(x(xs[0]))},{num(y(ys[0]))}"]
+    if method == "measured":
+        # the value at T is the highest y with x >= T: a step down just after each point
+        for i in range(1, len(xs)):
+            path.append(f"V{num(y(ys[i]))}H{num(x(xs[i]))}")
+        return "".join(path)
+    # d3.curveMonotoneX: a cubic Bezier per segment with control points a third of the way
+    # along, on the Hermite tangents; the mapping to pixels is affine, so it carries over.
+    tangents = frontier.monotone_tangents(xs, ys)
+    for i in range(len(xs) - 1):
+        dx = (xs[i + 1] - xs[i]) / 3
+        c1 = (xs[i] + dx, ys[i] + dx * tangents[i])
+        c2 = (xs[i + 1] - dx, ys[i + 1] - dx * tangents[i + 1])
+        path.append(
+            f"C{num(x(c1[0]))},{num(y(c1[1]))} {num(x(c2[0]))},{num(y(c2[1]))} "
+            f"{num(x(xs[i + 1]))},{num(y(ys[i + 1]))}"
+        )
+    return "".join(path)
+
+
+def _tip_lines(curve: dict, p: dict) -> list[str]:
+    gpus = f"{p['gpus']} GPU{'s' if p['gpus'] != 1 else ''}"
+    return [
+        f"{curve_label(curve)}, concurrency {p['concurrency']}",
+        f"{p['parallelism']} on {gpus}",
+        f"{rate(p['interactivity'])} tok/s/user, {tokens(p['throughput_per_gpu'])} tok/s/GPU",
+        f"TTFT {latency(p['ttft_ms'])}, TPOT {latency(p['tpot_ms'])} (medians)",
+    ]
+
+
+def _legend(curves: list[dict], top: float) -> tuple[list[str], float]:
+    """Swatches in rows across the top; returns the SVG and the height used."""
+    out, px, row = [], LEFT, 0
+    for i, curve in enumerate(curves):
+        label = curve_label(curve)
+        width = 44 + 7.2 * len(label)
+        if px + width > WIDTH - RIGHT and px > LEFT:
+            px, row = LEFT, row + 1
+        py = top + row * LEGEND_ROW
+        colour, shape = COLOURS[i % len(COLOURS)], MARKERS[i % len(MARKERS)]
+        out.append(
+            f'<g class="legend-item"><line x1="{num(px)}" x2="{num(px + 24)}" y1="{num(py)}" '
+            f'y2="{num(py)}" stroke="{colour}" stroke-width="2.5"/>'
+            f'<path d="{marker(shape, px + 12, py, RADIUS)}" fill="{colour}"/>'
+            f'<text x="{num(px + 30)}" y="{num(py)}" dy="0.32em">{text(label)}</text></g>'
+        )
+        px += width
+    return out, (row + 1) * LEGEND_ROW
+
+
+def _describe(data: dict) -> tuple[str, str]:
+    points = sum(len(c["points"]) for c in data["curves"])
+    title = (
+        f"{data['model']} on {data['gpu']}: throughput per GPU against tokens/s per user "
+        f"({data['workload']})"
+    )
+    head = data["headline"]
+    desc = (
+        f"{points} measured config{'s' if points != 1 else ''} in "
+        f"{len(data['curves'])} engine and precision curve"
+        f"{'s' if len(data['curves']) != 1 else ''}: "
+        + "; ".join(
+            f"{curve_label(c)} from {tokens(c['frontier'][0][1])} tokens/s per GPU at "
+            f"{rate(c['frontier'][0][0])} tok/s per user to {tokens(c['frontier'][-1][1])} at "
+            f"{rate(c['frontier'][-1][0])}"
+            for c in data["curves"]
+        )
+        + ". "
+    )
+    if head["throughput_per_gpu"] is not None:
+        desc += (
+            f"At the {rate(data['target'])} tok/s per user target: "
+            f"{tokens(head['throughput_per_gpu'])} tokens/s per GPU "
+            f"({engine_name(head['engine'])} {precision_name(head['precision'])})."
+        )
+    else:
+        desc += f"No config reaches the {rate(data['target'])} tok/s per user target."
+    return title, desc
+
+
+def draw_frontier(data: dict) -> str:
+    """The chart as an <svg> element for inline use in a page."""
+    digest = hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:10]
+    chart_id = f"fc-{digest}"
+    curves = data["curves"]
+    legend, legend_height = _legend(curves, 18)
+    top = 18 + legend_height + 8
+    all_points = [p for c in curves for p in c["points"]]
+    x_high = max([p["interactivity"] for p in all_points] + [data["target"]]) * 1.05
+    y_high = max(p["throughput_per_gpu"] for p in all_points) * 1.05
+    x_ticks, y_ticks = nice_ticks(x_high, 6), nice_ticks(y_high, 5)
+    x = Scale(0, x_ticks[-1], LEFT, WIDTH - RIGHT)
+    y = Scale(0, y_ticks[-1], HEIGHT - BOTTOM, top)
+    title, desc = _describe(data)
+    out = [
+        f'<svg id="{chart_id}" class="chart frontier-chart" xmlns="http://www.w3.org/2000/svg" '
+        f'viewBox="0 0 {WIDTH} {HEIGHT}" width="{WIDTH}" height="{HEIGHT}" role="group" '
+        f'aria-labelledby="{chart_id}-title" aria-describedby="{chart_id}-desc">',
+        f'<title id="{chart_id}-title">{text(title)}</title>',
+        f'<desc id="{chart_id}-desc">{text(desc)}</desc>',
+        f'<rect width="{WIDTH}" height="{HEIGHT}" fill="#ffffff"/>',
+    ]
+    out += axes(x, y, x_ticks, y_ticks, tick_label, tick_label)
+    out.append(
+        f'<g {FONT} font-size="12.5" fill="{TEXT}">'
+        f'<text x="{num((LEFT + WIDTH - RIGHT) / 2)}" y="{HEIGHT - 10}" text-anchor="middle">'
+        "Tokens/s per user (1000 / median TPOT)</text>"
+        f'<text transform="translate(16,{num((top + HEIGHT - BOTTOM) / 2)}) rotate(-90)" '
+        'text-anchor="middle">Tokens/s per GPU (input + output)</text>'
+    )
+    out += legend
+    out.append("</g>")
+    # the headline target: a dashed line across the plot, its value ringed where reached
+    tx = x(data["target"])
+    out.append(
+        f'<g class="target" {FONT} font-size="12" fill="{MUTED}">'
+        f'<line x1="{num(tx)}" x2="{num(tx)}" y1="{num(top)}" y2="{num(HEIGHT - BOTTOM)}" '
+        f'stroke="{MUTED}" stroke-dasharray="5 4"/>'
+        f'<text x="{num(tx + 6)}" y="{num(top + 12)}">target {rate(data["target"])} tok/s/user'
+        "</text>"
+    )
+    head = data["headline"]["throughput_per_gpu"]
+    if head is not None:
+        out.append(
+            f'<circle class="headline" cx="{num(tx)}" cy="{num(y(head))}" r="8" fill="none" '
+            f'stroke="{TEXT}" stroke-width="1.5"/>'
+            f'<text x="{num(tx + 12)}" y="{num(y(head) - 10)}" fill="{TEXT}" '
+            f'font-weight="600">{tokens(head)}</text>'
+        )
+    out.append("</g>")
+    for i, curve in enumerate(curves):
+        # below its slowest point a curve is read as its peak (DATA.md): a dotted run-in
+        peak_x, peak_y = curve["frontier"][0]
+        out.append(
+            f'<path class="run-in" d="M{num(x(0))},{num(y(peak_y))}H{num(x(peak_x))}" '
+            f'stroke="{COLOURS[i % len(COLOURS)]}" stroke-width="1.5" stroke-dasharray="2 4"/>'
+        )
+        if path := _curve_path(curve, data["method"], x, y):
+            out.append(
+                f'<path class="curve" d="{path}" fill="none" stroke="{COLOURS[i % len(COLOURS)]}" '
+                'stroke-width="2.5"/>'
+            )
+    out.append('<g class="points">')
+    tips, index = [], 0
+    for i, curve in enumerate(curves):
+        colour, shape = COLOURS[i % len(COLOURS)], MARKERS[i % len(MARKERS)]
+        on_frontier = {tuple(p) for p in curve["frontier"]}
+        for p in curve["points"]:
+            px, py = x(p["interactivity"]), y(p["throughput_per_gpu"])
+            lines = _tip_lines(curve, p)
+            # points the frontier dominates are drawn hollow
+            fill = (
+                colour if (p["interactivity"], p["throughput_per_gpu"]) in on_frontier else "#fff"
+            )
+            out.append(
+                f'<path class="pt p{index}" tabindex="0" d="{marker(shape, px, py, RADIUS)}" '
+                f'fill="{fill}" stroke="{colour}" stroke-width="1.5" '
+                f'data-curve="{i}" data-interactivity="{p["interactivity"]!r}" '
+                f'data-throughput-per-gpu="{p["throughput_per_gpu"]!r}" '
+                f'data-concurrency="{p["concurrency"]}">'
+                f"<title>{text('; '.join(lines))}</title></path>"
+            )
+            tips.append(tooltip(index, px, py, lines, (WIDTH - RIGHT, HEIGHT - BOTTOM)))
+            index += 1
+    out += tips
+    out.append("</g>")
+    out.append(tooltip_css(chart_id, index))
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+__all__ = ["curve_label", "draw_frontier", "frontier_chart_data"]

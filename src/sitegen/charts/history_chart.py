@@ -1,0 +1,172 @@
+"""History: each engine x precision's throughput at the headline target over its run dates."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+
+from ..display import rate, tokens
+from ..records import Site
+from ..tables import WorkloadSummary
+from .frontier_chart import curve_label
+from .svg import (
+    COLOURS,
+    FONT,
+    MARKERS,
+    TEXT,
+    Scale,
+    axes,
+    marker,
+    nice_ticks,
+    num,
+    text,
+    tick_label,
+    tooltip,
+    tooltip_css,
+)
+
+WIDTH, HEIGHT = 760, 320
+LEFT, RIGHT, TOP, BOTTOM = 72, 24, 40, 52
+RADIUS = 5.0
+MAX_DATE_TICKS = 8
+
+
+def history_rows(summary: WorkloadSummary) -> list[dict]:
+    """Per curve with two or more run dates: each date's value and its change since the last."""
+    rows = []
+    for curve in summary.curves:
+        if len(curve.history) < 2:
+            continue
+        entries, previous = [], None
+        for h in curve.history:
+            change = None
+            if h.throughput_per_gpu is not None and previous:
+                change = (h.throughput_per_gpu / previous - 1) * 100
+            entries.append(
+                {
+                    "date": h.date.isoformat(),
+                    "throughput_per_gpu": h.throughput_per_gpu,
+                    "change_percent": change,
+                    "runs": list(h.run_ids),
+                }
+            )
+            previous = h.throughput_per_gpu if h.throughput_per_gpu is not None else previous
+        rows.append({"engine": curve.engine, "precision": curve.precision, "entries": entries})
+    return rows
+
+
+def history_chart_data(site: Site, summary: WorkloadSummary, rows: list[dict]) -> dict:
+    return {
+        "model": site.models[summary.model].name,
+        "gpu": site.gpus[summary.gpu].name,
+        "workload": site.workloads[summary.workload].name,
+        "target": site.config.headline_interactivity,
+        "curves": [
+            {
+                "engine": r["engine"],
+                "precision": r["precision"],
+                "points": [[e["date"], e["throughput_per_gpu"]] for e in r["entries"]],
+            }
+            for r in rows
+        ],
+        # a curve keeps its colour and marker from the frontier chart, so the two agree
+        "order": [[c.engine, c.precision] for c in summary.curves],
+    }
+
+
+def _date_ticks(days: list[int]) -> list[int]:
+    if len(days) <= MAX_DATE_TICKS:
+        return days
+    step = (len(days) - 1) / (MAX_DATE_TICKS - 1)
+    return [days[round(i * step)] for i in range(MAX_DATE_TICKS)]
+
+
+def draw_history(data: dict) -> str:
+    digest = hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:10]
+    chart_id = f"hc-{digest}"
+    curves = data["curves"]
+    days = sorted({dt.date.fromisoformat(d).toordinal() for c in curves for d, _ in c["points"]})
+    pad = max((days[-1] - days[0]) * 0.06, 1)
+    x = Scale(days[0] - pad, days[-1] + pad, LEFT, WIDTH - RIGHT)
+    values = [v for c in curves for _, v in c["points"] if v is not None]
+    y_ticks = nice_ticks(max(values, default=1.0) * 1.08, 5)
+    y = Scale(0, y_ticks[-1], HEIGHT - BOTTOM, TOP)
+    target = rate(data["target"])
+    title = (
+        f"{data['model']} on {data['gpu']}: tokens/s per GPU at {target} tok/s per user, "
+        f"by run date ({data['workload']})"
+    )
+    desc = "; ".join(
+        f"{curve_label(c)}: "
+        + ", ".join(f"{d} {tokens(v) if v is not None else 'not reached'}" for d, v in c["points"])
+        for c in curves
+    )
+    out = [
+        f'<svg id="{chart_id}" class="chart history-chart" xmlns="http://www.w3.org/2000/svg" '
+        f'viewBox="0 0 {WIDTH} {HEIGHT}" width="{WIDTH}" height="{HEIGHT}" role="group" '
+        f'aria-labelledby="{chart_id}-title" aria-describedby="{chart_id}-desc">',
+        f'<title id="{chart_id}-title">{text(title)}</title>',
+        f'<desc id="{chart_id}-desc">{text(desc)}.</desc>',
+        f'<rect width="{WIDTH}" height="{HEIGHT}" fill="#ffffff"/>',
+    ]
+
+    def date_label(day: float) -> str:
+        return dt.date.fromordinal(int(day)).isoformat()
+
+    out += axes(x, y, _date_ticks(days), y_ticks, date_label, tick_label)
+    out.append(
+        f'<g {FONT} font-size="12.5" fill="{TEXT}">'
+        f'<text x="{num((LEFT + WIDTH - RIGHT) / 2)}" y="{HEIGHT - 10}" text-anchor="middle">'
+        "Run date</text>"
+        f'<text transform="translate(16,{num((TOP + HEIGHT - BOTTOM) / 2)}) rotate(-90)" '
+        f'text-anchor="middle">Tokens/s per GPU at {target} tok/s/user</text>'
+    )
+    legend_x = LEFT
+    order = [tuple(o) for o in data["order"]]
+    for c in curves:
+        k = order.index((c["engine"], c["precision"]))
+        colour, shape = COLOURS[k % len(COLOURS)], MARKERS[k % len(MARKERS)]
+        label = curve_label(c)
+        out.append(
+            f'<path d="{marker(shape, legend_x + 6, 18, RADIUS)}" fill="{colour}"/>'
+            f'<text x="{num(legend_x + 16)}" y="18" dy="0.32em">{text(label)}</text>'
+        )
+        legend_x += 40 + 7.2 * len(label)
+    out.append("</g>")
+    points, tips, index = [], [], 0
+    for c in curves:
+        k = order.index((c["engine"], c["precision"]))
+        colour, shape = COLOURS[k % len(COLOURS)], MARKERS[k % len(MARKERS)]
+        segment: list[str] = []
+        for date, value in c["points"]:
+            if value is None:  # not reached that day: the line breaks
+                if len(segment) > 1:
+                    out.append(_polyline(segment, colour))
+                segment = []
+                continue
+            px, py = x(dt.date.fromisoformat(date).toordinal()), y(value)
+            segment.append(f"{num(px)},{num(py)}")
+            lines = [f"{curve_label(c)}, run of {date}", f"{tokens(value)} tok/s per GPU"]
+            points.append(
+                f'<path class="pt p{index}" tabindex="0" d="{marker(shape, px, py, RADIUS)}" '
+                f'fill="{colour}" stroke="{colour}" data-date="{date}" '
+                f'data-throughput-per-gpu="{value!r}"><title>{text("; ".join(lines))}</title>'
+                "</path>"
+            )
+            tips.append(tooltip(index, px, py, lines, (WIDTH - RIGHT, HEIGHT - BOTTOM)))
+            index += 1
+        if len(segment) > 1:
+            out.append(_polyline(segment, colour))
+    out.append('<g class="points">')
+    out += points + tips
+    out.append("</g>")
+    out.append(tooltip_css(chart_id, index))
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def _polyline(points: list[str], colour: str) -> str:
+    return (
+        f'<polyline points="{" ".join(points)}" fill="none" stroke="{colour}" stroke-width="2.5"/>'
+    )

@@ -1,0 +1,149 @@
+"""SVG building blocks shared by the charts: scales, nice ticks, markers, escaping."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from xml.sax.saxutils import escape, quoteattr
+
+# Okabe-Ito hues (distinguishable with the common colour-vision deficiencies), darkened where
+# needed so that each line keeps a 3:1 contrast on white; shapes differ too.
+COLOURS = ("#0072b2", "#c85200", "#007d5a", "#a8488e", "#806600", "#1b1f24")
+MARKERS = ("circle", "square", "triangle", "diamond")
+TEXT = "#1b1f24"
+MUTED = "#57606a"
+GRID = "#e3e7eb"
+AXIS = "#8c959f"
+FONT = 'font-family="system-ui, -apple-system, Segoe UI, Roboto, Arial, sans-serif"'
+
+
+def num(value: float) -> str:
+    """A coordinate with one decimal, without a trailing .0 (smaller, stable output)."""
+    text = f"{value:.1f}"
+    if text.endswith(".0"):
+        text = text[:-2]
+    return "0" if text == "-0" else text
+
+
+def text(value: str) -> str:
+    return escape(value)
+
+
+def attr(value: str) -> str:
+    return quoteattr(value)
+
+
+@dataclass(frozen=True)
+class Scale:
+    """Maps a data interval onto a pixel interval (pixels may run backwards, as y does)."""
+
+    d0: float
+    d1: float
+    p0: float
+    p1: float
+
+    def __call__(self, value: float) -> float:
+        return self.p0 + (value - self.d0) / (self.d1 - self.d0) * (self.p1 - self.p0)
+
+
+def nice_ticks(high: float, count: int = 5) -> list[float]:
+    """Ticks from 0 by a step of 1, 2, 2.5 or 5 x 10^k, ending at the first tick >= `high`.
+
+    Of the steps giving between `count - 1` and `count + 3` intervals, the one that wastes the
+    least room above `high` wins, so that the points fill the plot.
+    """
+    if high <= 0:
+        high = 1.0
+    power = 10 ** math.floor(math.log10(high))
+    candidates = []
+    for scale in (power / 100, power / 10, power):
+        for factor in (1, 2, 2.5, 5):
+            step = factor * scale
+            n = math.ceil(high / step - 1e-9)
+            if count - 1 <= n <= count + 3:
+                candidates.append((n * step, n, step))
+    if not candidates:
+        candidates.append((high, 1, high))
+    _, n, step = min(candidates)
+    return [round(i * step, 10) for i in range(n + 1)]
+
+
+def tick_label(value: float) -> str:
+    """16,000 / 2.5 / 0: no trailing zeros, thousands separated."""
+    if float(value).is_integer():
+        return f"{int(value):,}"
+    return f"{value:,.2f}".rstrip("0").rstrip(".")
+
+
+def marker(shape: str, cx: float, cy: float, r: float) -> str:
+    """A path drawing `shape` around (cx, cy); it starts with `M cx,cy` so it can be read back."""
+    start = f"M{num(cx)},{num(cy)}"
+    if shape == "square":
+        s = r * 0.9
+        return f"{start}m{num(-s)},{num(-s)}h{num(2 * s)}v{num(2 * s)}h{num(-2 * s)}z"
+    if shape == "triangle":
+        h = r * 1.25
+        return f"{start}m0,{num(-h)}l{num(h)},{num(1.8 * h)}h{num(-2 * h)}z"
+    if shape == "diamond":
+        d = r * 1.3
+        return f"{start}m0,{num(-d)}l{num(d)},{num(d)}l{num(-d)},{num(d)}l{num(-d)},{num(-d)}z"
+    arc = f"a{num(r)},{num(r)} 0 1,0"
+    return f"{start}m{num(-r)},0{arc} {num(2 * r)},0{arc} {num(-2 * r)},0z"
+
+
+def axes(x: Scale, y: Scale, x_ticks: list[float], y_ticks: list[float], x_fmt, y_fmt) -> list[str]:
+    """Grid lines, tick labels and the two axis lines of a plot area."""
+    left, right = x.p0, x.p1
+    bottom, top = y.p0, y.p1
+    out = [f'<g class="axes" {FONT} font-size="12" fill="{MUTED}">']
+    for t in y_ticks:
+        py = num(y(t))
+        out.append(
+            f'<line x1="{num(left)}" x2="{num(right)}" y1="{py}" y2="{py}" stroke="{GRID}"/>'
+            f'<text x="{num(left - 8)}" y="{py}" dy="0.32em" text-anchor="end">{y_fmt(t)}</text>'
+        )
+    for t in x_ticks:
+        px = num(x(t))
+        out.append(
+            f'<line x1="{px}" x2="{px}" y1="{num(bottom)}" y2="{num(bottom + 5)}" stroke="{AXIS}"/>'
+            f'<text x="{px}" y="{num(bottom + 19)}" text-anchor="middle">{x_fmt(t)}</text>'
+        )
+    out.append(
+        f'<path d="M{num(left)},{num(top)}V{num(bottom)}H{num(right)}" fill="none" '
+        f'stroke="{AXIS}"/>'
+    )
+    out.append("</g>")
+    return out
+
+
+def tooltip(index: int, px: float, py: float, lines: list[str], box: tuple[float, float]) -> str:
+    """A box of text beside a point, hidden until the point is hovered or focused (CSS)."""
+    width = 12 + 7.0 * max(len(line) for line in lines)
+    height = 10 + 16 * len(lines)
+    right, bottom = box
+    tx = px + 10 if px + 10 + width < right else px - 10 - width
+    ty = min(max(py - height / 2, 4), bottom - height - 4)
+    spans = "".join(
+        f'<tspan x="{num(tx + 6)}" y="{num(ty + 19 + 16 * i)}">{text(line)}</tspan>'
+        for i, line in enumerate(lines)
+    )
+    return (
+        f'<g class="tip t{index}" visibility="hidden" pointer-events="none">'
+        f'<rect x="{num(tx)}" y="{num(ty)}" width="{num(width)}" height="{num(height)}" rx="4" '
+        f'fill="#ffffff" stroke="{AXIS}"/>'
+        f'<text {FONT} font-size="12" fill="{TEXT}">{spans}</text></g>'
+    )
+
+
+def tooltip_css(chart_id: str, count: int) -> str:
+    """Show tip i while point i is hovered or has keyboard focus; scoped to one chart."""
+    rules = ",".join(
+        f"#{chart_id} .p{i}:hover~.t{i},#{chart_id} .p{i}:focus~.t{i}" for i in range(count)
+    )
+    return (
+        f"<style>{rules}{{visibility:visible}}"
+        f"#{chart_id} .pt{{cursor:pointer}}#{chart_id} .pt:focus{{outline:none;stroke-width:3}}"
+        "</style>"
+        if count
+        else ""
+    )
