@@ -241,10 +241,14 @@ def test_public_is_neither_read_nor_written(serve_site: Path, wait_until, tmp_pa
     (public / "models").mkdir(parents=True)
     (public / "index.html").write_bytes(b"an old build")
     (public / "models" / "stale.html").write_bytes(b"gone from the site")
+    secret = tmp_path / "secret.txt"
+    secret.write_bytes(b"outside the site")
+    (public / "leak.txt").symlink_to(secret)
     before = {p: p.read_bytes() for p in public.rglob("*") if p.is_file()}
     with Preview(serve_site, port=0) as preview:
         assert request(preview, "/board/").body != b"an old build"
         assert request(preview, "/board/models/stale.html").status == 404
+        assert request(preview, "/board/leak.txt").status == 404
         version = preview.state.current().version
         (serve_site / FAQ).write_text("---\nquestion: Changed?\n---\nChanged.\n")
         wait_until(lambda: preview.state.current().version != version, what="a rebuild")

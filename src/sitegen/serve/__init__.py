@@ -5,7 +5,7 @@
 
 Parts: `state` (the last good build and the latest problems), `rebuild` (debounced in-memory
 builds), `watch` (watchfiles on the site's inputs), `routes` (which bytes answer which URL),
-`http` (the threading server and the Server-Sent Events stream), `livereload.js` (the page side).
+`server` (the threading server and the Server-Sent Events stream), `livereload.js` (the page side).
 public/ is never read or written.
 """
 
@@ -15,8 +15,8 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
-from .http import PreviewServer
 from .rebuild import BuildReport, Rebuilder
+from .server import PreviewServer
 from .state import SiteState, Snapshot
 from .watch import SiteWatcher
 
