@@ -528,3 +528,16 @@ def test_import_into_a_site_without_sitegen_yaml(tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert "sitegen.yaml: not found" in result.stderr
     assert not (tmp_path / "x.yaml").exists()
+
+
+def test_inferencex_warns_where_measured_power_disagrees(site: Path, tmp_path: Path) -> None:
+    data = json.loads(INFERENCEX_API.read_text())
+    metrics = data["rows"][0]["metrics"]  # a single-node TP8 row: 8 GPUs
+    metrics["avg_total_gpu_power_w"] = metrics["avg_power_w"] * 64
+    path = tmp_path / "power.json"
+    path.write_text(json.dumps(data, indent=1))
+    result = run(site, "inferencex", path, "--out", site / "data/runs/ix")
+    assert result.exit_code == 0, result.output
+    (line,) = [line for line in result.stderr.splitlines() if "(warning)" in line]
+    assert line.startswith(f"{path}:") and "rows[0]: 8 GPUs derived" in line
+    assert "measured power says 64.0" in line

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
-from ..records import Problem
+from ..records import Problem, Problems
+from ..records.load import catalogs
 from . import aiperf, guidellm, inferencex, llm_inference_bench, llmperf, lmx, sglang, vllm
 from .assemble import Planned, plan_records
 from .common import ImportFailure, Options, Reading, Source, read_source
@@ -93,24 +94,20 @@ def import_results(
     out: Path,
     site_root: Path,
     options: Options,
-    write: bool = True,
 ) -> ImportResult:
-    """Read, assemble, check and (unless write is False) write; ImportFailure on errors."""
+    """Read, assemble, check and write; ImportFailure (nothing written) on any error."""
     name, readings = read_all(fmt, paths, options)
-    known, problems = check_records_setup(site_root)
+    known, problems = site_catalogs(site_root)
     planned: list[Planned] = plan_records(name, readings, options, known, out, site_root)
     warnings = check_records(planned, known, site_root, problems)
     warnings = tuple(w for r in readings for w in r.warnings) + tuple(warnings)
-    written, replaced = write_records(planned) if write else ((), ())
+    written, replaced = write_records(planned)
     configs = sum(len(p.record.get("configs", p.record.get("decode", []))) for p in planned)
     return ImportResult(name, written, replaced, configs, warnings)
 
 
-def check_records_setup(site_root: Path):
+def site_catalogs(site_root: Path) -> tuple[dict, Problems]:
     """The site's catalogs (models, GPUs, workloads...), which must themselves be sound."""
-    from ..records import Problems
-    from ..records.load import catalogs
-
     problems = Problems()
     if not (site_root / "sitegen.yaml").is_file():
         raise ImportFailure(

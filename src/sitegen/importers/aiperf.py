@@ -116,7 +116,6 @@ def read(source: Source, options: Options) -> Reading:
         identity=Identity(
             model=text(first_present(obj, *MODEL_PATHS)[1]),
             date=to_date(dig(obj, "start_time")),
-            engine_version=None,
         ),
         config=config,
         total_throughput=total,

@@ -70,7 +70,6 @@ class Measurement:
     config: dict[str, Any]  # DATA.md config fields; throughput still for the whole server
     total_throughput: float | None = None  # tokens/s of the whole server, when not per GPU
     output_throughput: float | None = None
-    where: str = ""  # e.g. "line 3" or "benchmarks[2]", for messages
 
 
 @dataclass(frozen=True)
@@ -292,11 +291,6 @@ def mapping(source: Source, index: int, what: str) -> dict:
     if not isinstance(obj, dict):
         raise ImportFailure([source.problem(index, (), f"expected {what} (a JSON object)")])
     return obj
-
-
-def where(source: Source, index: int) -> str:
-    """ "line 3" for a line of a JSON Lines file, "" for a whole file."""
-    return f"line {source.first_lines[index]}" if len(source.objects) > 1 else ""
 
 
 def first_present(obj: Any, *paths: tuple) -> tuple[Path_, Any]:

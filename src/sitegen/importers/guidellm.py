@@ -102,7 +102,6 @@ def read(source: Source, options: Options) -> Reading:
                 output_throughput=positive(
                     dig(metrics, "output_tokens_per_second", "successful", "mean")
                 ),
-                where=f"benchmarks[{i}]",
             )
         )
     if not measurements:

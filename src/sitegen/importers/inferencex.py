@@ -13,6 +13,7 @@ from typing import Any
 
 from ..records import Problem
 from ..records.problems import WARNING
+from ..records.yamlpos import field_name
 from .common import (
     Identity,
     ImportFailure,
@@ -104,7 +105,7 @@ def _row(source: Source, i: int, row: Any, path: tuple, warnings: list, names: d
             Problem(
                 source.name,
                 source.line(0, path),
-                f"{'.'.join(str(p) for p in path[-2:])}",
+                field_name(path),
                 f"{gpus} GPUs derived, but measured power says {total_power / power:.1f} "
                 "(avg_total_gpu_power_w / avg_power_w)",
                 WARNING,
@@ -150,7 +151,7 @@ def _row(source: Source, i: int, row: Any, path: tuple, warnings: list, names: d
         source=SOURCE,
         url=text(row.get("run_url")),
     )
-    return Measurement(file=source.name, identity=identity, config=config, where=f"rows[{i}]")
+    return Measurement(file=source.name, identity=identity, config=config)
 
 
 def read(source: Source, options: Options) -> Reading:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from .common import (
+    MISSING,
     Identity,
     ImportFailure,
     Measurement,
@@ -41,8 +42,9 @@ def detect(obj: Any) -> bool:
 
 
 def _pick(run: dict, *paths: tuple) -> Any:
+    """The first of several spellings present (flat or nested), or None."""
     value = first_present(run, *paths)[1]
-    return None if value is None else value
+    return None if value is MISSING else value
 
 
 def read(source: Source, options: Options) -> Reading:

@@ -23,7 +23,6 @@ from .common import (
     need,
     positive,
     text,
-    where,
     whole,
 )
 from .vllm import request_rate, spread
@@ -86,7 +85,6 @@ def read(source: Source, options: Options) -> Reading:
                 config=config,
                 total_throughput=_total(source, index, obj),
                 output_throughput=positive(dig(obj, "output_throughput")),
-                where=where(source, index),
             )
         )
     notes = (f"request rate {', '.join(sorted(rates))}",) if rates else ()

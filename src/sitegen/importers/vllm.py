@@ -23,7 +23,6 @@ from .common import (
     positive,
     text,
     to_date,
-    where,
     whole,
 )
 
@@ -115,5 +114,4 @@ def _measurement(source: Source, index: int, obj: dict, total: float) -> Measure
         config=config,
         total_throughput=total,
         output_throughput=positive(dig(obj, "output_throughput")),
-        where=where(source, index),
     )
