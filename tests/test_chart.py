@@ -1,0 +1,375 @@
+"""The frontier chart: its points are data.json's, its lines are the calculator's, it shows
+without JavaScript, and an unchanged chart is drawn once."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from sitegen import frontier
+from sitegen.build import render_site
+from sitegen.charts import ChartCache, draw_frontier
+from sitegen.charts.cache import CACHE_FOLDER
+from sitegen.charts.svg import nice_ticks
+
+SVG_NS = "{http://www.w3.org/2000/svg}"
+CHROMIUM = "/usr/bin/chromium"
+START = re.compile(r"^M(-?[\d.]+),(-?[\d.]+)")
+
+
+def _svgs(html: str, cls: str = "frontier-chart") -> list[ET.Element]:
+    found = re.findall(rf'<svg id="[^"]+" class="chart {cls}".*?</svg>', html, re.S)
+    return [ET.fromstring(svg) for svg in found]
+
+
+def _points(svg: ET.Element) -> list[dict]:
+    out = []
+    for el in svg.iter(f"{SVG_NS}path"):
+        if "pt" in el.get("class", "").split():
+            cx, cy = (float(v) for v in START.match(el.get("d")).groups())
+            out.append(
+                {
+                    "curve": int(el.get("data-curve")),
+                    "interactivity": float(el.get("data-interactivity")),
+                    "throughput_per_gpu": float(el.get("data-throughput-per-gpu")),
+                    "concurrency": int(el.get("data-concurrency")),
+                    "cx": cx,
+                    "cy": cy,
+                    "title": el.find(f"{SVG_NS}title").text,
+                    "tabindex": el.get("tabindex"),
+                }
+            )
+    return out
+
+
+def _fit(pairs: list[tuple[float, float]]) -> tuple[float, float]:
+    """The affine map value -> pixel through the two most distant pairs."""
+    (v0, p0), (v1, p1) = min(pairs), max(pairs)
+    a = (p1 - p0) / (v1 - v0)
+    return a, p0 - a * v0
+
+
+@pytest.fixture(scope="module")
+def flagship_files(tmp_path_factory) -> tuple[Path, dict[str, bytes]]:
+    from conftest import REPO
+
+    root = tmp_path_factory.mktemp("flagship")
+    shutil.copy(REPO / "sitegen.yaml", root / "sitegen.yaml")
+    shutil.copytree(REPO / "data", root / "data")
+    shutil.copytree(REPO / "content", root / "content")
+    files, _ = render_site(root)
+    return root, files
+
+
+def _pairs(files: dict[str, bytes]) -> list[str]:
+    return sorted(
+        p.removesuffix("data.json")
+        for p in files
+        if re.fullmatch(r"models/[^/]+/[^/]+/data\.json", p)
+    )
+
+
+def test_every_pair_page_has_a_chart_whose_points_match_data_json(flagship_files):
+    _, files = flagship_files
+    pairs = _pairs(files)
+    assert pairs
+    charted = 0
+    for route in pairs:
+        data = json.loads(files[route + "data.json"])
+        html = files[route + "index.html"].decode()
+        svgs = _svgs(html)
+        assert len(svgs) == len(data["workloads"]), route
+        for svg, (workload, wl) in zip(svgs, data["workloads"].items(), strict=True):
+            points = _points(svg)
+            expected = sorted(
+                (i, p["interactivity"], p["throughput_per_gpu"], p["concurrency"])
+                for i, c in enumerate(wl["curves"])
+                for p in c["points"]
+            )
+            got = sorted(
+                (p["curve"], p["interactivity"], p["throughput_per_gpu"], p["concurrency"])
+                for p in points
+            )
+            assert got == expected, (route, workload)
+            # positions: one affine map per axis carries every point (0.1 px rounding)
+            ax, bx = _fit([(p["interactivity"], p["cx"]) for p in points])
+            ay, by = _fit([(p["throughput_per_gpu"], p["cy"]) for p in points])
+            assert ax > 0 and ay < 0  # x grows rightwards, y upwards
+            for p in points:
+                assert p["cx"] == pytest.approx(ax * p["interactivity"] + bx, abs=0.15)
+                assert p["cy"] == pytest.approx(ay * p["throughput_per_gpu"] + by, abs=0.15)
+            charted += 1
+    assert charted >= 2
+
+
+def test_points_say_their_config_and_take_focus(flagship_files):
+    _, files = flagship_files
+    html = files["models/kimi-k3.1-pro/mi355x/index.html"].decode()
+    points = _points(_svgs(html)[0])
+    assert len(points) == 6 and all(p["tabindex"] == "0" for p in points)
+    (p64,) = [p for p in points if p["concurrency"] == 64]
+    assert p64["title"] == (
+        "SGLang FP4, concurrency 64; TP8 EP8 on 8 GPUs; "
+        "50 tok/s/user, 12,926 tok/s/GPU; TTFT 820 ms, TPOT 20 ms (medians)"
+    )
+    # the same lines in a box that CSS shows on hover and focus
+    assert ".p2:focus~.t2" in html and 'class="tip t2" visibility="hidden"' in html
+
+
+def test_chart_is_described_with_axes_legend_and_target(flagship_files):
+    _, files = flagship_files
+    html = files["models/kimi-k3.1-pro/mi355x/index.html"].decode()
+    svg = _svgs(html)[0]
+    title = svg.find(f"{SVG_NS}title").text
+    desc = svg.find(f"{SVG_NS}desc").text
+    assert title.startswith("Kimi K3.1 Pro on MI355X: throughput per GPU")
+    assert "6 measured configs" in desc and "12,926 tokens/s per GPU" in desc
+    assert svg.get("aria-labelledby") and svg.get("aria-describedby")
+    texts = [t.text for t in svg.iter(f"{SVG_NS}text") if t.text]
+    for expected in (
+        "Tokens/s per user (1000 / median TPOT)",
+        "Tokens/s per GPU (input + output)",
+        "SGLang FP4",
+        "target 50 tok/s/user",
+        "12,926",
+        "0",
+        "17,500",
+    ):
+        assert expected in texts
+
+
+def _segments(d: str) -> list[list[float]]:
+    """A path's cubic segments as [x0, y0, c1x, c1y, c2x, c2y, x1, y1]."""
+    numbers = [float(v) for v in re.findall(r"-?[\d.]+", d)]
+    x, y, rest = numbers[0], numbers[1], numbers[2:]
+    out = []
+    for i in range(0, len(rest), 6):
+        seg = [x, y, *rest[i : i + 6]]
+        out.append(seg)
+        x, y = seg[6], seg[7]
+    return out
+
+
+def test_curve_is_the_calculators_monotone_interpolation(flagship_files):
+    """Halfway along each drawn segment the line is at frontier.value_at, within a pixel."""
+    _, files = flagship_files
+    for route in _pairs(files):
+        data = json.loads(files[route + "data.json"])
+        html = files[route + "index.html"].decode()
+        for svg, wl in zip(_svgs(html), data["workloads"].values(), strict=True):
+            points = _points(svg)
+            ax, bx = _fit([(p["interactivity"], p["cx"]) for p in points])
+            ay, by = _fit([(p["throughput_per_gpu"], p["cy"]) for p in points])
+            curves = [e for e in svg.iter(f"{SVG_NS}path") if e.get("class") == "curve"]
+            drawn = [c for c in wl["curves"] if len(c["frontier"]) > 1]
+            assert len(curves) == len(drawn)
+            for path, curve in zip(curves, drawn, strict=True):
+                front = [
+                    frontier.Point(p["interactivity"], p["throughput_per_gpu"])
+                    for p in curve["frontier"]
+                ]
+                segments = _segments(path.get("d"))
+                assert len(segments) == len(front) - 1
+                for seg, left in zip(segments, front, strict=False):
+                    assert seg[0] == pytest.approx(ax * left.interactivity + bx, abs=0.15)
+                    # the Bezier at t = 1/2, in pixels, against the calculator
+                    mx = (seg[0] + 3 * seg[2] + 3 * seg[4] + seg[6]) / 8
+                    my = (seg[1] + 3 * seg[3] + 3 * seg[5] + seg[7]) / 8
+                    value = frontier.value_at(front, (mx - bx) / ax, "interpolate")
+                    assert my == pytest.approx(ay * value + by, abs=0.6)
+
+
+def _chart_data(method: str = "interpolate") -> dict:
+    points = [
+        {
+            "interactivity": x,
+            "throughput_per_gpu": y,
+            "concurrency": c,
+            "gpus": 8,
+            "tp": 8,
+            "ttft_ms": 500.0,
+            "tpot_ms": 1000 / x,
+            "run": "r",
+            "parallelism": "TP8",
+            "date": "d",
+        }
+        for x, y, c in ((10.0, 1000.0, 64), (25.0, 600.0, 16), (40.0, 200.0, 4), (20, 300, 8))
+    ]
+    return {
+        "model": "M",
+        "gpu": "G",
+        "workload": "W",
+        "method": method,
+        "target": 20,
+        "headline": {"throughput_per_gpu": 700.0, "engine": "vllm", "precision": "fp8"},
+        "curves": [
+            {
+                "engine": "vllm",
+                "precision": "fp8",
+                "frontier": [[10.0, 1000.0], [25.0, 600.0], [40.0, 200.0]],
+                "points": points,
+            }
+        ],
+    }
+
+
+def test_measured_method_draws_steps():
+    svg = ET.fromstring(draw_frontier(_chart_data("measured")))
+    (curve,) = [e for e in svg.iter(f"{SVG_NS}path") if e.get("class") == "curve"]
+    d = curve.get("d")
+    assert "C" not in d and d.count("V") == 2 and d.count("H") == 2
+
+
+def test_dominated_points_are_hollow():
+    svg = ET.fromstring(draw_frontier(_chart_data()))
+    fills = {
+        e.get("data-concurrency"): e.get("fill")
+        for e in svg.iter(f"{SVG_NS}path")
+        if "pt" in e.get("class", "")
+    }
+    assert fills["8"] == "#fff" and fills["64"] != "#fff"
+
+
+def test_drawing_is_deterministic():
+    assert draw_frontier(_chart_data()) == draw_frontier(_chart_data())
+
+
+@pytest.mark.parametrize("high", [0.3, 1, 7, 55, 157.5, 999, 16954, 123456])
+def test_ticks_cover_the_data_with_round_steps(high):
+    ticks = nice_ticks(high, 6)
+    assert ticks[0] == 0 and ticks[-1] >= high and 5 <= len(ticks) <= 10
+    step = ticks[1]
+    mantissa = step / 10 ** __import__("math").floor(__import__("math").log10(step))
+    assert round(mantissa, 6) in (1, 2, 2.5, 5)
+    assert ticks[-2] < high  # no empty interval at the top
+
+
+# -- the cache -------------------------------------------------------------------------------
+
+
+def test_unchanged_chart_is_drawn_once_across_builds(make_site, monkeypatch):
+    from sitegen import pages
+
+    calls = []
+    real = pages.draw_frontier
+
+    def counting(data):
+        calls.append(1)
+        return real(data)
+
+    monkeypatch.setattr(pages, "draw_frontier", counting)
+    root = make_site()
+    first, _ = render_site(root)
+    assert len(calls) == 1
+    assert list((root / CACHE_FOLDER).glob("*.svg"))
+    second, _ = render_site(root)
+    assert len(calls) == 1  # read from <site>/.sitegen-cache, not drawn
+    assert first == second
+
+
+def test_corrupt_or_missing_cache_gives_the_same_build(make_site):
+    root = make_site()
+    clean, _ = render_site(root)
+    (entry,) = (root / CACHE_FOLDER).glob("*.svg")
+    entry.write_text(entry.read_text()[:200])  # truncated
+    assert render_site(root)[0] == clean
+    entry.write_bytes(b"\xff\xfe not even text")
+    assert render_site(root)[0] == clean
+    header, _, body = entry.read_text().partition("\n")
+    entry.write_text(header + "\n" + body.replace("Model One", "Model Evil"))  # edited
+    assert render_site(root)[0] == clean
+    shutil.rmtree(root / CACHE_FOLDER)
+    assert render_site(root)[0] == clean
+
+
+def test_unwritable_cache_folder_still_builds(make_site):
+    root = make_site()
+    clean, _ = render_site(root)
+    shutil.rmtree(root / ".sitegen-cache")
+    (root / ".sitegen-cache").write_text("a file where the folder should be")
+    assert render_site(root)[0] == clean
+
+
+def test_changed_data_draws_again_and_prunes_the_old_entry(make_site):
+    from conftest import config, sweep
+
+    root = make_site()
+    render_site(root)
+    (old,) = (root / CACHE_FOLDER).glob("*.svg")
+    make_site(runs={"lab/run.yaml": sweep(configs=[config(8, 64, 1500.0, 100.0)])})
+    render_site(root)
+    (new,) = (root / CACHE_FOLDER).glob("*.svg")
+    assert new.name != old.name
+
+
+def test_cache_counts_hits_and_misses(tmp_path):
+    cache = ChartCache(tmp_path / "c")
+    data = _chart_data()
+    a = cache.get_or_draw("frontier", data, draw_frontier)
+    b = ChartCache(tmp_path / "c").get_or_draw("frontier", data, draw_frontier)
+    assert a == b and cache.misses == 1
+    other = ChartCache(tmp_path / "c")
+    other.get_or_draw("frontier", data, draw_frontier)
+    assert (other.hits, other.misses) == (1, 0)
+
+
+# -- in a browser, without JavaScript -------------------------------------------------------
+
+
+def _chromium_or_skip() -> None:
+    if not Path(CHROMIUM).exists():
+        if os.environ.get("CI"):
+            pytest.fail(f"{CHROMIUM} is missing and CI is set")
+        pytest.skip(f"{CHROMIUM} is missing")
+
+
+def test_chart_shows_in_chromium_without_javascript(flagship_files, tmp_path):
+    _chromium_or_skip()
+    sync_playwright = pytest.importorskip("playwright.sync_api").sync_playwright
+    root, files = flagship_files
+    out = tmp_path / "public"
+    for name, body in files.items():
+        (out / name).parent.mkdir(parents=True, exist_ok=True)
+        (out / name).write_bytes(body)
+    shots = Path(os.environ.get("SITEGEN_SCREENSHOTS", tmp_path / "shots"))
+    shots.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=CHROMIUM,
+            args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+        )
+        try:
+            context = browser.new_context(
+                java_script_enabled=False, viewport={"width": 1100, "height": 900}
+            )
+            page = context.new_page()
+            for route in _pairs(files):
+                page.goto((out / route / "index.html").as_uri())
+                chart = page.locator("svg.frontier-chart").first
+                assert chart.is_visible(), route
+                box = chart.bounding_box()
+                assert box["width"] > 500 and box["height"] > 250, route
+                points = page.locator("svg.frontier-chart").first.locator(".pt")
+                assert points.count() >= 1
+                for i in range(points.count()):
+                    pb = points.nth(i).bounding_box()
+                    assert pb and pb["width"] > 4, (route, i)
+                    assert box["x"] <= pb["x"] <= box["x"] + box["width"]
+                    assert box["y"] <= pb["y"] <= box["y"] + box["height"]
+                name = route.strip("/").replace("/", "-")
+                page.screenshot(path=str(shots / f"{name}.png"), full_page=True)
+                chart.screenshot(path=str(shots / f"{name}-chart.png"))
+                assert (shots / f"{name}-chart.png").stat().st_size > 5000
+                # a tip shows when its point has keyboard focus, with no script
+                tip = page.locator("svg.frontier-chart .tip.t0").first
+                assert not tip.is_visible()
+                points.nth(0).focus()
+                assert tip.is_visible()
+        finally:
+            browser.close()
