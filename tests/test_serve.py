@@ -14,8 +14,9 @@ from click.testing import CliRunner
 from sitegen.build import build, render_site
 from sitegen.cli import main
 from sitegen.serve import Preview
-from sitegen.serve.rebuild import base_path
+from sitegen.serve.rebuild import Rebuilder, base_path
 from sitegen.serve.routes import EVENTS_PATH, Redirect, locate, script_tag
+from sitegen.serve.state import SiteState
 
 PAIR = "/board/models/tiny-llm/x100/"
 RUN = "data/runs/demo/tiny-x100.yaml"
@@ -318,6 +319,38 @@ def test_a_template_error_names_the_template_and_line(preview: Preview, serve_si
         "template",
     )
     events.close()
+
+
+def test_a_template_rendering_error_names_the_template_and_line(
+    serve_site: Path, capsys: pytest.CaptureFixture
+) -> None:
+    (serve_site / "templates").mkdir()
+    (serve_site / "templates" / "404.html").write_text(
+        '{% extends "base.html" %}\n{% block main %}\n<p>{{ no_such_value }}</p>\n{% endblock %}\n'
+    )
+    outcome = Rebuilder(serve_site, SiteState()).build_now()
+    assert [str(p) for p in outcome.snapshot.problems] == [
+        "templates/404.html:3: template: 'no_such_value' is undefined"
+    ]
+    assert outcome.snapshot.files == {}
+    assert "Traceback" not in capsys.readouterr().err  # the site's mistake, not a crash
+
+
+def test_a_crash_in_the_build_is_shown_and_the_last_good_site_kept(
+    serve_site: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rebuilder = Rebuilder(serve_site, SiteState())
+    good = rebuilder.build_now().snapshot
+
+    def crash(site_root: Path) -> None:
+        raise ZeroDivisionError("division by zero")
+
+    monkeypatch.setattr("sitegen.serve.rebuild.render_site", crash)
+    broken = rebuilder.build_now().snapshot
+    assert [str(p) for p in broken.problems] == [
+        "sitegen: ZeroDivisionError: the build crashed: division by zero"
+    ]
+    assert (broken.files, broken.version) == (good.files, good.version)
 
 
 def test_ten_saves_make_one_rebuild(preview: Preview, serve_site: Path, wait_until) -> None:

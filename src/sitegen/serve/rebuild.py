@@ -107,7 +107,8 @@ class Rebuilder:
             snapshot = replace(previous, problems=tuple(problems))
             changed = 0
         except Exception as exc:  # a preview must survive any one bad build
-            traceback.print_exc()
+            if not isinstance(exc, jinja2.TemplateError):
+                traceback.print_exc()  # a bug in sitegen, not in the site: keep its trace
             snapshot = replace(previous, problems=tuple(crash_problems(exc, self.site_root)))
             changed = 0
         else:
