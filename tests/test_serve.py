@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import shutil
 import socket
 import threading
 from pathlib import Path
@@ -372,6 +373,17 @@ def test_a_config_edit_rebuilds(preview: Preview, serve_site: Path, wait_until) 
     config = serve_site / "sitegen.yaml"
     config.write_text(config.read_text().replace("Serve Test Leaderboard", "Renamed Board"))
     wait_until(lambda: b"Renamed Board" in request(preview, "/board/").body, what="new title")
+
+
+def test_an_input_folder_made_after_start_is_watched(serve_site: Path, wait_until) -> None:
+    shutil.rmtree(serve_site / "content")
+    with Preview(serve_site, port=0) as preview:
+        assert b"warm-up" not in request(preview, PAIR).body
+        faq = serve_site / "content" / "faq"
+        faq.mkdir(parents=True)
+        wait_until(lambda: "content" in preview.watcher.watched_folders, what="a watch on it")
+        (faq / "new.md").write_text("---\nquestion: New?\n---\nA brand new answer.\n")
+        wait_until(lambda: b"A brand new answer." in request(preview, PAIR).body, what="the FAQ")
 
 
 def test_the_first_build_failing_serves_the_problems_until_fixed(

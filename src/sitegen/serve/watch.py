@@ -38,6 +38,7 @@ class SiteWatcher:
         self._refolder = threading.Event()  # an input folder appeared or vanished
         self._threads: list[threading.Thread] = []
         self._ready = [threading.Event(), threading.Event()]  # top, folders
+        self.watched_folders: tuple[str, ...] = ()  # those whose watch is in place now
 
     def start(self) -> None:
         """Start both watchers in threads; `wait_ready` tells when they see changes."""
@@ -86,6 +87,7 @@ class SiteWatcher:
     def _watch_folders(self) -> None:
         while not self._stop.is_set():
             self._refolder.clear()
+            self.watched_folders = ()
             folders = [self.site_root / name for name in FOLDERS]
             existing = [folder for folder in folders if folder.is_dir()]
             if not existing:
@@ -100,6 +102,7 @@ class SiteWatcher:
                     rust_timeout=READY_PROBE_MS,
                     yield_on_timeout=True,
                 ):
+                    self.watched_folders = tuple(folder.name for folder in existing)
                     self._ready[1].set()
                     if changes:
                         self.on_change(self._relative(changes))
