@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import click
@@ -23,14 +22,12 @@ from ..records import SiteError
 def check(site_dir: Path, strict: bool) -> None:
     """Load, check and render the site as a build does, but write nothing."""
     from ..build import render_site
-    from ..cli import report  # lazily: cli imports this module
+    from ..cli import fail, report  # lazily: cli imports this module
 
     try:
         files, problems = render_site(site_dir, strict=strict)
     except SiteError as exc:
-        report(exc.problems)
-        click.echo(f"check failed: {exc.summary}", err=True)
-        sys.exit(1)
+        fail(exc, "check")
     report(problems)
     pages = sum(1 for name in files if name.endswith(".html"))
     warnings = len(problems.warnings)

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import click
 
-from ..importers import AUTO, FORMATS, ImportFailure, Options, import_results
+from ..importers import AUTO, FORMATS, Options, import_results
+from ..records import SiteError
 
 
 def _date(ctx: click.Context, param: click.Parameter, value: str | None) -> dt.date | None:
@@ -64,9 +65,9 @@ def import_(
     options = Options(**given)  # type: ignore[arg-type]
     try:
         result = import_results(fmt, files, out, site_dir, options)
-    except ImportFailure as exc:
+    except SiteError as exc:
         report(exc.problems)
-        click.echo(f"import failed: {len(exc.problems)} problem(s); nothing written", err=True)
+        click.echo(f"import failed: {exc.summary}; nothing written", err=True)
         sys.exit(1)
     report(list(result.warnings))
     if fmt == AUTO:

@@ -4,7 +4,8 @@ One module per tool (FORMATS.md); each has NAME, TITLE, `detect(obj)` and
 `read(source, options) -> Reading`. `assemble` groups what they read into records and
 `writer` checks the records as a build would and writes them.
 
-Errors: every problem is an `ImportFailure` carrying `Problem`s (file:line: field: message).
+Errors: a `records.SiteError` carrying every `Problem` found (file:line: field: message),
+as a build raises them.
 """
 
 from __future__ import annotations
@@ -14,11 +15,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
-from ..records import Problem, Problems
+from ..records import Problem, Problems, SiteError
 from ..records.load import catalogs
 from . import aiperf, guidellm, inferencex, llm_inference_bench, llmperf, lmx, sglang, vllm
 from .assemble import Planned, plan_records
-from .common import ImportFailure, Options, Reading, Source, read_source
+from .common import Options, Reading, Source, read_source
 from .writer import check_records, write_records
 
 # Order matters for `auto`: the more specific layouts are tried first.
@@ -31,7 +32,6 @@ AUTO = "auto"
 __all__ = [
     "AUTO",
     "FORMATS",
-    "ImportFailure",
     "ImportResult",
     "Options",
     "detect",
@@ -62,16 +62,14 @@ def _format_of(fmt: str, source: Source) -> str:
     if fmt == AUTO:
         if found is None:
             names = ", ".join(FORMATS)
-            raise ImportFailure(
+            raise SiteError(
                 [Problem(source.name, None, "", f"not a result file of any known tool ({names})")]
             )
         return found
     if FORMATS[fmt].detect(source.objects[0]):
         return fmt
     hint = f"it looks like {found} ({FORMATS[found].TITLE})" if found else "no known layout"
-    raise ImportFailure(
-        [Problem(source.name, None, "", f"not a {FORMATS[fmt].TITLE} file: {hint}")]
-    )
+    raise SiteError([Problem(source.name, None, "", f"not a {FORMATS[fmt].TITLE} file: {hint}")])
 
 
 def read_all(fmt: str, paths: Sequence[Path], options: Options) -> tuple[str, list[Reading]]:
@@ -81,7 +79,7 @@ def read_all(fmt: str, paths: Sequence[Path], options: Options) -> tuple[str, li
     chosen = set(formats.values())
     if len(chosen) > 1:
         listing = ", ".join(f"{name}: {f}" for name, f in formats.items())
-        raise ImportFailure(
+        raise SiteError(
             [Problem(sources[0].name, None, "", f"files of different tools ({listing})")]
         )
     name = chosen.pop()
@@ -95,7 +93,7 @@ def import_results(
     site_root: Path,
     options: Options,
 ) -> ImportResult:
-    """Read, assemble, check and write; ImportFailure (nothing written) on any error."""
+    """Read, assemble, check and write; SiteError (nothing written) on any error."""
     name, readings = read_all(fmt, paths, options)
     known, problems = site_catalogs(site_root)
     planned: list[Planned] = plan_records(name, readings, options, known, out, site_root)
@@ -110,10 +108,10 @@ def site_catalogs(site_root: Path) -> tuple[dict, Problems]:
     """The site's catalogs (models, GPUs, workloads...), which must themselves be sound."""
     problems = Problems()
     if not (site_root / "sitegen.yaml").is_file():
-        raise ImportFailure(
+        raise SiteError(
             [Problem("sitegen.yaml", None, "", f"not found in {site_root}: give --site DIR")]
         )
     known = catalogs(site_root, problems)
     if problems.errors:
-        raise ImportFailure(problems.sorted())
+        raise SiteError(problems.sorted())
     return known, problems

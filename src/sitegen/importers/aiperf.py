@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..records import SiteError
 from .common import (
     MS_PER,
     Identity,
-    ImportFailure,
     Measurement,
     Options,
     Reading,
@@ -54,9 +54,7 @@ def _metric(source: Source, obj: dict, key: str) -> dict:
         return {}
     unit = UNITS.get(str(body.get("unit", "ms")).lower())
     if unit is None or unit not in MS_PER:
-        raise ImportFailure(
-            [source.problem(0, (key, "unit"), f"unknown unit {body.get('unit')!r}")]
-        )
+        raise SiteError([source.problem(0, (key, "unit"), f"unknown unit {body.get('unit')!r}")])
     median = body.get("p50", body.get("median"))
     return latency(unit, median, body.get("avg"), body.get("p90"), body.get("p99"))
 
@@ -78,7 +76,7 @@ def _total(source: Source, obj: dict, genai_perf: bool) -> tuple[float, str | No
             "total throughput = request throughput x (mean input + mean output tokens), "
             f"as {'GenAI-Perf' if genai_perf else 'this export'} gives no total"
         )
-    raise ImportFailure(
+    raise SiteError(
         [
             source.problem(
                 0,

@@ -11,29 +11,9 @@ from pathlib import Path
 from typing import Any
 
 from ..records import Problem
-from .common import Identity, ImportFailure, Measurement, Options, Reading
+from ..records.schema import CONFIG_FIELDS
+from .common import Identity, Measurement, Options, Reading, SiteError
 
-# The order of DATA.md, so that records read the way site owners write them.
-CONFIG_ORDER = (
-    "gpus",
-    "tp",
-    "pp",
-    "ep",
-    "dp",
-    "dp_attention",
-    "spec_decoding",
-    "disagg",
-    "prefill_gpus",
-    "decode_gpus",
-    "concurrency",
-    "throughput_per_gpu",
-    "output_throughput_per_gpu",
-    "ttft_ms",
-    "tpot_ms",
-    "e2el_ms",
-    "power_w",
-    "image",
-)
 RUN_SUFFIXES = (".yaml", ".yml", ".json")
 FILE_SAFE = re.compile(r"[^a-z0-9.-]+")
 
@@ -136,7 +116,7 @@ class Resolver:
 
     def fail_if_gaps(self) -> None:
         if self.problems:
-            raise ImportFailure(list(self.problems.values()))
+            raise SiteError(list(self.problems.values()))
 
 
 def match(raw: str, catalog: dict) -> str | None:
@@ -174,7 +154,8 @@ def _config(m: Measurement, gpus: int, concurrency: int | None) -> dict[str, Any
         raw["throughput_per_gpu"] = m.total_throughput / raw["gpus"]
     if "output_throughput_per_gpu" not in raw and m.output_throughput is not None:
         raw["output_throughput_per_gpu"] = m.output_throughput / raw["gpus"]
-    ordered = {k: tidy(raw[k]) for k in CONFIG_ORDER if k in raw}
+    # the schema's order, so that records read the way site owners write them
+    ordered = {k: tidy(raw[k]) for k in CONFIG_FIELDS if k in raw}
     ordered.update({k: tidy(v) for k, v in raw.items() if k not in ordered})
     return ordered
 
@@ -241,7 +222,7 @@ def one_sweep(measurements: list[Measurement]) -> Measurement:
         said.pop(None, None)
         if len(said) > 1 and name in SWEEP_WIDE:
             listing = ", ".join(f"{value} in {Path(file).name}" for value, file in said.items())
-            raise ImportFailure(
+            raise SiteError(
                 [
                     Problem(
                         measurements[0].file,
@@ -297,7 +278,7 @@ def _targets(out: Path, names: list[str]) -> list[Path]:
     """Where each record goes: into the folder --out names, or at --out for a single one."""
     if out.suffix in RUN_SUFFIXES and not out.is_dir():
         if len(names) > 1:
-            raise ImportFailure(
+            raise SiteError(
                 [
                     Problem(
                         str(out),
@@ -322,7 +303,7 @@ def _source(resolver: Resolver, options: Options, ms: list[Measurement]) -> str:
 def plan_records(
     fmt: str, readings: list[Reading], options: Options, known: dict, out: Path, site: Path
 ) -> list[Planned]:
-    """Every record this import writes, with its path; ImportFailure on any gap."""
+    """Every record this import writes, with its path; SiteError on any gap."""
     resolver = Resolver(fmt, options, known)
     matrices = [r.matrix for r in readings if r.matrix is not None]
     if matrices:

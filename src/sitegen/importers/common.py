@@ -15,19 +15,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..records import Problem
+from ..records import Problem, SiteError
 from ..records.problems import describe
 from ..records.yamlpos import ParseError, Path_, field_name, parse
 
 MS_PER = {"ns": 1e-6, "us": 1e-3, "µs": 1e-3, "ms": 1.0, "s": 1000.0, "sec": 1000.0}
-
-
-class ImportFailure(Exception):
-    """An import that cannot go on; carries one problem per bad thing, for one line each."""
-
-    def __init__(self, problems: list[Problem]) -> None:
-        self.problems = problems
-        super().__init__("; ".join(str(p) for p in problems))
 
 
 @dataclass(frozen=True)
@@ -126,16 +118,16 @@ def read_source(path: Path, name: str | None = None) -> Source:
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise ImportFailure([Problem(name, None, "", "file not found")]) from None
+        raise SiteError([Problem(name, None, "", "file not found")]) from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise ImportFailure([Problem(name, None, "", f"cannot read: {exc}")]) from None
+        raise SiteError([Problem(name, None, "", f"cannot read: {exc}")]) from None
     if not text.strip():
-        raise ImportFailure([Problem(name, None, "", "the file is empty")])
+        raise SiteError([Problem(name, None, "", "the file is empty")])
     try:
         whole = json.loads(text)  # Python's json reads bare Infinity / NaN, as tools write them
     except json.JSONDecodeError as exc:
         if exc.msg != "Extra data":
-            raise ImportFailure([_json_problem(name, exc, text)]) from None
+            raise SiteError([_json_problem(name, exc, text)]) from None
         return _json_lines(name, text)
     try:
         lines = parse(text, json_file=True).lines
@@ -159,7 +151,7 @@ def _json_lines(name: str, text: str) -> Source:
             objects.append(json.loads(line))
         except json.JSONDecodeError as exc:
             cut = "" if line.rstrip().endswith("}") else " (the line looks cut short)"
-            raise ImportFailure(
+            raise SiteError(
                 [Problem(name, number, "", f"not valid JSON Lines: {exc.msg}{cut}")]
             ) from None
         starts.append(number)
@@ -277,11 +269,11 @@ def to_date(value: Any) -> dt.date | None:
 
 
 def need(source: Source, index: int, path: Path_, value: Any, what: str) -> Any:
-    """`value` unless it is None or missing; then an ImportFailure that names the field."""
+    """`value` unless it is None or missing; then an SiteError that names the field."""
     if value is None or value is MISSING:
         raw = dig(source.objects[index], *path)
         got = "missing" if raw is MISSING else f"got {describe(raw)}"
-        raise ImportFailure([source.problem(index, path, f"{got}; expected {what}")])
+        raise SiteError([source.problem(index, path, f"{got}; expected {what}")])
     return value
 
 
@@ -289,7 +281,7 @@ def mapping(source: Source, index: int, what: str) -> dict:
     """The object at `index`, which must be a JSON object."""
     obj = source.objects[index]
     if not isinstance(obj, dict):
-        raise ImportFailure([source.problem(index, (), f"expected {what} (a JSON object)")])
+        raise SiteError([source.problem(index, (), f"expected {what} (a JSON object)")])
     return obj
 
 

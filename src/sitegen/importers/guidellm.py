@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..records import SiteError
 from .common import (
     Identity,
-    ImportFailure,
     Measurement,
     Options,
     Reading,
@@ -105,7 +105,7 @@ def read(source: Source, options: Options) -> Reading:
             )
         )
     if not measurements:
-        raise ImportFailure(
+        raise SiteError(
             [source.problem(0, ("benchmarks",), "no benchmark with a fixed concurrency")]
         )
     notes = []

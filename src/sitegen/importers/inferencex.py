@@ -11,12 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..records import Problem
+from ..records import Problem, SiteError
 from ..records.problems import WARNING
 from ..records.yamlpos import field_name
 from .common import (
     Identity,
-    ImportFailure,
     Measurement,
     Options,
     Reading,
@@ -84,14 +83,14 @@ def _engine(row: dict) -> str | None:
 
 def _row(source: Source, i: int, row: Any, path: tuple, warnings: list, names: dict) -> Measurement:
     if not isinstance(row, dict):
-        raise ImportFailure([source.problem(0, path, "expected a row (a JSON object)")])
+        raise SiteError([source.problem(0, path, "expected a row (a JSON object)")])
     m = row.get("metrics") if isinstance(row.get("metrics"), dict) else row
     here = (*path, "metrics") if m is not row else path
 
     def required(key: str, what: str) -> float:
         value = positive(m.get(key))
         if value is None:
-            raise ImportFailure([source.problem(0, (*here, key), f"missing; expected {what}")])
+            raise SiteError([source.problem(0, (*here, key), f"missing; expected {what}")])
         return value
 
     throughput = required("tput_per_gpu", "total tokens/s per GPU")
@@ -158,7 +157,7 @@ def read(source: Source, options: Options) -> Reading:
     obj = source.objects[0]
     rows = _rows(obj)
     if not rows:
-        raise ImportFailure([source.problem(0, ("rows",), "expected a non-empty list of rows")])
+        raise SiteError([source.problem(0, ("rows",), "expected a non-empty list of rows")])
     base = ("rows",) if isinstance(obj, dict) else ()
     warnings: list[Problem] = []
     meta = obj.get("metadata") if isinstance(obj, dict) else None

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..records import SiteError
 from .common import (
     Identity,
-    ImportFailure,
     MatrixResult,
     Options,
     Reading,
@@ -42,19 +42,19 @@ def _cell(source: Source, i: int, cell: Any) -> dict | None:
     """One decode cell; None for a cell the harness skipped or that failed."""
     path = ("results", i)
     if not isinstance(cell, dict):
-        raise ImportFailure([source.problem(0, path, "expected a cell (a JSON object)")])
+        raise SiteError([source.problem(0, path, "expected a cell (a JSON object)")])
     aggregate = positive(cell.get("aggregate_tps"))
     if aggregate is None or cell.get("failure_reason"):
         return None
     concurrency = whole(cell.get("concurrency"))
     context = finite(cell.get("context_tokens"))
     if concurrency is None or context is None or context < 0:
-        raise ImportFailure(
+        raise SiteError(
             [source.problem(0, path, "expected concurrency >= 1 and context_tokens >= 0")]
         )
     ttft = positive(first_present(cell, ("ttft_p50",), ("ttft_avg",))[1])
     if ttft is None:
-        raise ImportFailure([source.problem(0, (*path, "ttft_p50"), "missing; expected seconds")])
+        raise SiteError([source.problem(0, (*path, "ttft_p50"), "missing; expected seconds")])
     per_request = positive(cell.get("per_request_avg_tps")) or aggregate / concurrency
     return {
         "context": int(context),
@@ -86,7 +86,7 @@ def read(source: Source, options: Options) -> Reading:
     read_cells = (_cell(source, i, raw) for i, raw in enumerate(obj["results"]))
     cells = [cell for cell in read_cells if cell is not None]
     if not cells:
-        raise ImportFailure([source.problem(0, ("results",), "no cell with a measured rate")])
+        raise SiteError([source.problem(0, ("results",), "no cell with a measured rate")])
     skipped = len(obj["results"]) - len(cells)
     meta = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
     version = text(meta.get("version"))

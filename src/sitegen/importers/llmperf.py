@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..records import SiteError
 from .common import (
     Identity,
-    ImportFailure,
     Measurement,
     Options,
     Reading,
@@ -53,7 +53,7 @@ def _required(source: Source, obj: dict, key: str, what: str) -> float:
     value = positive(obj.get(key))
     if value is None:
         got = "missing" if key not in obj else "not a number > 0"
-        raise ImportFailure([source.problem(0, (key,), f"{got}; expected {what}")])
+        raise SiteError([source.problem(0, (key,), f"{got}; expected {what}")])
     return value
 
 
@@ -70,7 +70,7 @@ def read(source: Source, options: Options) -> Reading:
     )
     median_out = positive(_stat(obj, "number_output_tokens", "p50")) or mean_out
     if median_out <= 1 or e2e_s <= ttft_s:
-        raise ImportFailure(
+        raise SiteError(
             [
                 source.problem(
                     0,

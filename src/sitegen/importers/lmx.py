@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..records import SiteError
 from .common import (
     MISSING,
     Identity,
-    ImportFailure,
     Measurement,
     Options,
     Reading,
@@ -50,10 +50,10 @@ def _pick(run: dict, *paths: tuple) -> Any:
 def read(source: Source, options: Options) -> Reading:
     base, run = payload(source.objects[0])
     if not isinstance(run, dict):
-        raise ImportFailure([source.problem(0, (), "expected an lmx run (a JSON object)")])
+        raise SiteError([source.problem(0, (), "expected an lmx run (a JSON object)")])
 
-    def missing(key: str, what: str) -> ImportFailure:
-        return ImportFailure([source.problem(0, (*base, key), f"missing; expected {what}")])
+    def missing(key: str, what: str) -> SiteError:
+        return SiteError([source.problem(0, (*base, key), f"missing; expected {what}")])
 
     output = positive(run.get("tokSOut"))
     if output is None:

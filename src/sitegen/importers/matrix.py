@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..records import Problem
-from .common import ImportFailure, MatrixResult, Measurement, Reading
+from ..records import Problem, SiteError
+from .common import MatrixResult, Measurement, Reading
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -23,7 +23,7 @@ def plan_matrix(
     from .assemble import Planned, _file_name, _notes, _source, _targets, tidy
 
     if len(matrices) > 1:
-        raise ImportFailure(
+        raise SiteError(
             [Problem(matrices[1].file, None, "", "a matrix imports from one file at a time")]
         )
     grid = matrices[0]

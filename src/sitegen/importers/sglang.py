@@ -16,8 +16,6 @@ from .common import (
     Source,
     dig,
     engine_from_backend,
-    finite,
-    first_present,
     latency,
     mapping,
     need,
@@ -25,7 +23,7 @@ from .common import (
     text,
     whole,
 )
-from .vllm import request_rate, spread
+from .vllm import request_rate, spread, total_from_tokens
 
 NAME = "sglang"
 TITLE = "SGLang bench_serving JSONL"
@@ -48,12 +46,7 @@ def _total(source: Source, index: int, obj: dict) -> float:
     )
     if inputs is not None and outputs is not None:
         return inputs + outputs
-    in_path, in_tokens = first_present(obj, ("total_input_tokens",), ("total_input",))
-    out_path, out_tokens = first_present(obj, ("total_output_tokens",), ("total_output",))
-    tokens = (finite(in_tokens) or 0) + (finite(out_tokens) or 0)
-    duration = positive(first_present(obj, ("duration",), ("benchmark_duration",))[1])
-    need(source, index, ("duration",), duration, "the benchmark's duration in seconds")
-    return need(source, index, in_path, tokens / duration if tokens else None, "token counts")
+    return total_from_tokens(source, index, obj)
 
 
 def read(source: Source, options: Options) -> Reading:

@@ -17,6 +17,7 @@ from .common import (
     dig,
     engine_from_backend,
     finite,
+    first_present,
     latency,
     mapping,
     need,
@@ -61,11 +62,19 @@ def request_rate(obj: dict) -> str | None:
     return None
 
 
-def total_from_tokens(source: Source, index: int, obj: dict, inputs: str, outputs: str) -> float:
+# Token totals and duration as vLLM and SGLang (older and newer) spell them.
+INPUT_TOKENS = (("total_input_tokens",), ("total_input",))
+OUTPUT_TOKENS = (("total_output_tokens",), ("total_output",))
+DURATION = (("duration",), ("benchmark_duration",))
+
+
+def total_from_tokens(source: Source, index: int, obj: dict) -> float:
     """Input + output tokens over the benchmark's duration, for files without a total rate."""
-    tokens = (finite(dig(obj, inputs)) or 0) + (finite(dig(obj, outputs)) or 0)
-    duration = need(source, index, ("duration",), positive(dig(obj, "duration")), "seconds")
-    return need(source, index, (inputs,), tokens / duration if tokens else None, "token counts")
+    in_path, inputs = first_present(obj, *INPUT_TOKENS)
+    tokens = (finite(inputs) or 0) + (finite(first_present(obj, *OUTPUT_TOKENS)[1]) or 0)
+    duration_path, raw = first_present(obj, *DURATION)
+    duration = need(source, index, duration_path, positive(raw), "the duration in seconds")
+    return need(source, index, in_path, tokens / duration if tokens else None, "token counts")
 
 
 def read(source: Source, options: Options) -> Reading:
@@ -75,9 +84,7 @@ def read(source: Source, options: Options) -> Reading:
         obj = mapping(source, index, "a vLLM result")
         total = positive(dig(obj, "total_token_throughput"))
         if total is None:
-            total = total_from_tokens(
-                source, index, obj, "total_input_tokens", "total_output_tokens"
-            )
+            total = total_from_tokens(source, index, obj)
         measurements.append(_measurement(source, index, obj, total))
         if rate := request_rate(obj):
             rates.add(rate)

@@ -19,7 +19,7 @@ import yaml
 from ..records import Problem, Problems, check_run, run_id
 from ..records.yamlpos import parse
 from .assemble import Planned
-from .common import ImportFailure
+from .common import SiteError
 
 PLAIN = re.compile(r"^[A-Za-z][A-Za-z0-9 ._/+()-]*$")
 FLOW_LISTS = ("configs", "decode", "prefill", "canonical")
@@ -112,14 +112,14 @@ def header(planned: Planned) -> str:
 def check_records(
     planned: list[Planned], known: dict, site_root: Path, problems: Problems
 ) -> list[Problem]:
-    """Run the build's checks on each record; ImportFailure if any has an error."""
+    """Run the build's checks on each record; SiteError if any has an error."""
     for item in planned:
         text = render(item.record, header(item))
         rel, rid = _rel(item.path, site_root)
         doc = parse(text)
         check_run(doc.data, doc, rel, rid, known, problems)
     if problems.errors:
-        raise ImportFailure(problems.sorted())
+        raise SiteError(problems.sorted())
     return problems.warnings
 
 
