@@ -78,7 +78,11 @@ class Preview:
         self.server.server_close()
 
     def __enter__(self) -> Preview:
-        self.start()
+        try:
+            self.start()
+        except BaseException:
+            self.stop()
+            raise
         return self
 
     def __exit__(self, *exc_info: object) -> None:
