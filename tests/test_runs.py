@@ -306,3 +306,21 @@ def _sweep() -> dict:
     from conftest import sweep
 
     return sweep()
+
+
+def test_sweep_report_charts_its_ok_configs(built):
+    html = built[f"runs/{SWEEP_ID}/index.html"].decode()
+    data = json.loads(built[f"runs/{SWEEP_ID}/data.json"])
+    found = re.findall(r'data-interactivity="([^"]+)" data-throughput-per-gpu="([^"]+)"', html)
+    points = sorted((float(x), float(y)) for x, y in found)
+    expected = sorted(
+        (c["interactivity"], c["throughput_per_gpu"])
+        for c in data["configs"]
+        if c["status"] == "ok"
+    )
+    assert points == expected and len(points) == 6
+    assert 'class="chart frontier-chart"' in html
+
+
+def test_matrix_report_has_no_chart(built):
+    assert "frontier-chart" not in built[f"runs/{FLAGSHIP_ID}/index.html"].decode()

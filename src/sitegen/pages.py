@@ -12,7 +12,14 @@ from typing import Any
 from markupsafe import Markup
 
 from . import display, faq
-from .charts import ChartCache, draw_frontier, draw_history, frontier_chart_data, history_rows
+from .charts import (
+    ChartCache,
+    draw_frontier,
+    draw_history,
+    frontier_chart_data,
+    history_rows,
+    run_chart_data,
+)
 from .charts.history_chart import history_chart_data
 from .content import Content, CopyError, faq_applies, fill, markdown, render_copy
 from .records import MatrixRun, Problems, Run, Site
@@ -342,6 +349,7 @@ class Planner:
         """The report of one run: a matrix's grids or a sweep's configs, with the write-up."""
         site = self.site
         model, gpu = site.models[run.model], site.gpus[run.gpu]
+        chart = None
         if isinstance(run, MatrixRun):
             report: Any = matrix_report(run, site)
             title = run.title
@@ -349,6 +357,8 @@ class Planner:
             report = sweep_report(run, site)
             engine = f"{display.engine_name(run.engine)} {display.precision_name(run.precision)}"
             title = f"{model.name} on {gpu.name}, {engine}, measured by {run.source}"
+            if (data := run_chart_data(site, run)) is not None:
+                chart = Markup(self.charts.get_or_draw("frontier", data, draw_frontier))
         values = {"model": model, "gpu": gpu, "run": run, "site": {"title": site.config.title}}
         return Page(
             run_route(run.id),
@@ -356,6 +366,7 @@ class Planner:
             title,
             {
                 "report": report,
+                "chart": chart,
                 "model": model,
                 "gpu": gpu,
                 "pair_route": pair_route(run.model, run.gpu),

@@ -8,7 +8,14 @@ free of network fetches; drawing one takes about a millisecond (bench/chart.py).
 from __future__ import annotations
 
 from .cache import ChartCache
-from .frontier_chart import draw_frontier, frontier_chart_data
+from .frontier_chart import draw_frontier, frontier_chart_data, run_chart_data
 from .history_chart import draw_history, history_rows
 
-__all__ = ["ChartCache", "draw_frontier", "draw_history", "frontier_chart_data", "history_rows"]
+__all__ = [
+    "ChartCache",
+    "draw_frontier",
+    "draw_history",
+    "frontier_chart_data",
+    "history_rows",
+    "run_chart_data",
+]

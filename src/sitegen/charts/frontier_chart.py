@@ -84,6 +84,54 @@ def frontier_chart_data(site: Site, summary: WorkloadSummary) -> dict:
     }
 
 
+def run_chart_data(site: Site, run: SweepRun) -> dict | None:
+    """The chart of one sweep on its own: its ok configs, its frontier, its value at the target."""
+    ok = [c for c in run.configs if c.ok and c.tpot_ms is not None and c.ttft_ms is not None]
+    if not ok:
+        return None
+    config = site.config
+    front = frontier.pareto_frontier(
+        frontier.Point(c.interactivity, c.throughput_per_gpu) for c in ok
+    )
+    ordered = sorted(ok, key=lambda c: (c.interactivity, c.throughput_per_gpu))
+    head = frontier.value_at(front, config.headline_interactivity, config.frontier_method)
+    return {
+        "model": site.models[run.model].name,
+        "gpu": site.gpus[run.gpu].name,
+        "workload": site.workloads[run.workload].name,
+        "method": config.frontier_method,
+        "target": config.headline_interactivity,
+        # as the pair page's headline says it, so that a pair of one run shares its chart
+        "headline": {
+            "throughput_per_gpu": head,
+            "engine": run.engine if head is not None else None,
+            "precision": run.precision if head is not None else None,
+        },
+        "curves": [
+            {
+                "engine": run.engine,
+                "precision": run.precision,
+                "frontier": [[p.interactivity, p.throughput_per_gpu] for p in front],
+                "points": [
+                    {
+                        "interactivity": c.interactivity,
+                        "throughput_per_gpu": c.throughput_per_gpu,
+                        "concurrency": c.concurrency,
+                        "gpus": c.gpus,
+                        "tp": c.tp,
+                        "ttft_ms": c.ttft_ms.median,
+                        "tpot_ms": c.tpot_ms.median,
+                        "run": run.id,
+                        "parallelism": c.parallelism,
+                        "date": run.date.isoformat(),
+                    }
+                    for c in ordered
+                ],
+            }
+        ],
+    }
+
+
 def curve_label(curve: dict) -> str:
     return f"{engine_name(curve['engine'])} {precision_name(curve['precision'])}"
 
@@ -265,4 +313,4 @@ def draw_frontier(data: dict) -> str:
     return "\n".join(out)
 
 
-__all__ = ["curve_label", "draw_frontier", "frontier_chart_data"]
+__all__ = ["curve_label", "draw_frontier", "frontier_chart_data", "run_chart_data"]
