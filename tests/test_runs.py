@@ -324,3 +324,17 @@ def test_sweep_report_charts_its_ok_configs(built):
 
 def test_matrix_report_has_no_chart(built):
     assert "frontier-chart" not in built[f"runs/{FLAGSHIP_ID}/index.html"].decode()
+
+
+def test_a_matrix_never_enters_the_ladder(built):
+    data = json.loads(built["models/kimi-k3.1-pro/mi355x/data.json"])
+    engines = {c["engine"] for w in data["workloads"].values() for c in w["curves"]}
+    rungs = {r["engine"] for w in data["workloads"].values() for r in w["ladder"]}
+    assert "paiton" not in engines | rungs
+    html = built["models/kimi-k3.1-pro/mi355x/index.html"].decode()
+    other = html[html.index('id="other-measurements"') : html.index('id="runs"')]
+    assert f'href="../../../runs/{FLAGSHIP_ID}/"' in other
+    assert "130 tok/s" in other and "741 tok/s" in other and "13,392 tok/s" in other
+    runs_table = html[html.index('id="runs"') :]
+    assert f'href="../../../runs/{FLAGSHIP_ID}/"' in runs_table
+    assert f'href="../../../runs/{SWEEP_ID}/"' in runs_table
