@@ -96,10 +96,6 @@ class Source:
     first_lines: tuple[int, ...]  # 1-based line where each object starts
     lines: tuple[dict[Path_, int], ...]  # per object: path -> line, where known
 
-    @property
-    def basename(self) -> str:
-        return Path(self.name).name
-
     def line(self, index: int, path: Path_ = ()) -> int | None:
         known = self.lines[index]
         while path:
