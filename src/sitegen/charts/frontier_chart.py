@@ -36,10 +36,10 @@ LEGEND_ROW = 20
 RADIUS = 5.0
 
 
-def _parallelism(site: Site, point: dict) -> str:
+def _parallelism(runs: dict[str, SweepRun], point: dict) -> str:
     """The config behind a data.json point, found in its run (points carry no parallelism)."""
-    run = next((r for r in site.sweeps if r.id == point["run"]), None)
-    if isinstance(run, SweepRun):
+    run = runs.get(point["run"])
+    if run is not None:
         for c in run.configs:
             if (
                 c.ok
@@ -57,7 +57,7 @@ def _parallelism(site: Site, point: dict) -> str:
 def frontier_chart_data(site: Site, summary: WorkloadSummary) -> dict:
     """Everything the chart shows, as plain values: the chart is a function of this alone."""
     config = site.config
-    dates = {r.id: r.date.isoformat() for r in site.sweeps}
+    runs = {r.id: r for r in site.sweeps if r.model == summary.model and r.gpu == summary.gpu}
     return {
         "model": site.models[summary.model].name,
         "gpu": site.gpus[summary.gpu].name,
@@ -75,7 +75,7 @@ def frontier_chart_data(site: Site, summary: WorkloadSummary) -> dict:
                 "precision": c.precision,
                 "frontier": [[p.interactivity, p.throughput_per_gpu] for p in c.frontier],
                 "points": [
-                    dict(p, parallelism=_parallelism(site, p), date=dates.get(p["run"], ""))
+                    dict(p, parallelism=_parallelism(runs, p), date=runs[p["run"]].date.isoformat())
                     for p in c.points
                 ],
             }
