@@ -111,6 +111,11 @@ def precision_name(slug: str | None) -> str:
     return slug.upper() if slug else DASH
 
 
+def plural(n: int, noun: str) -> str:
+    """'1 warning', '3 warnings'."""
+    return f"{n} {noun}{'s' * (n != 1)}"
+
+
 def human_list(items: list[str]) -> str:
     """a, b and c."""
     items = list(items)

@@ -6,23 +6,17 @@ from pathlib import Path
 
 import click
 
+from ..display import plural
 from ..records import SiteError
+from ._shared import fail, report, site_option
 
 
 @click.command("check")
-@click.option(
-    "--site",
-    "site_dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=".",
-    show_default=True,
-    help="The site folder (the one holding sitegen.yaml).",
-)
+@site_option()
 @click.option("--strict", is_flag=True, help="Fail on warnings too.")
 def check(site_dir: Path, strict: bool) -> None:
     """Load, check and render the site as a build does, but write nothing."""
     from ..build import render_site
-    from ..cli import fail, report  # lazily: cli imports this module
 
     try:
         files, problems = render_site(site_dir, strict=strict)
@@ -33,5 +27,5 @@ def check(site_dir: Path, strict: bool) -> None:
     warnings = len(problems.warnings)
     click.echo(
         f"ok: {pages} pages, {len(files)} files would be built"
-        + (f" ({warnings} warning{'s' * (warnings != 1)})" if warnings else "")
+        + (f" ({plural(warnings, 'warning')})" if warnings else "")
     )

@@ -8,8 +8,10 @@ from pathlib import Path
 
 import click
 
+from ..display import plural
 from ..importers import AUTO, FORMATS, Options, import_results
 from ..records import SiteError
+from ._shared import report, site_option
 
 
 def _date(ctx: click.Context, param: click.Parameter, value: str | None) -> dt.date | None:
@@ -31,14 +33,7 @@ def _date(ctx: click.Context, param: click.Parameter, value: str | None) -> dt.d
     type=click.Path(path_type=Path),
     help="The record to write (data/runs/<name>.yaml), or a folder for inputs of several runs.",
 )
-@click.option(
-    "--site",
-    "site_dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=".",
-    show_default=True,
-    help="The site whose models, GPUs and workloads the record is checked against.",
-)
+@site_option("The site whose models, GPUs and workloads the record is checked against.")
 @click.option("--model", help="Model slug of data/models.yaml, where the file does not say.")
 @click.option("--gpu", help="GPU slug of data/gpus.yaml, where the file does not say.")
 @click.option("--gpus", type=click.IntRange(min=1), help="GPUs serving the run.")
@@ -60,7 +55,6 @@ def import_(
     **given: object,
 ) -> None:
     """Turn benchmark result FILEs into run records (formats: see docs/importing.md)."""
-    from ..cli import report  # lazily: cli imports this module
 
     options = Options(**given)  # type: ignore[arg-type]
     try:
@@ -77,7 +71,4 @@ def import_(
     for path in result.written:
         verb = "replaced" if path in result.replaced else "wrote"
         click.echo(f"{verb} {path}")
-    click.echo(
-        f"imported {result.configs} configs into {len(result.written)} "
-        f"record{'s' * (len(result.written) != 1)}"
-    )
+    click.echo(f"imported {result.configs} configs into {plural(len(result.written), 'record')}")

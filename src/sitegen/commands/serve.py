@@ -11,6 +11,9 @@ from typing import TYPE_CHECKING
 
 import click
 
+from ..display import plural
+from ._shared import report, site_option
+
 if TYPE_CHECKING:
     from ..serve import BuildReport
 
@@ -24,36 +27,26 @@ def _loopback(host: str) -> bool:
 
 def _echo_build(outcome: BuildReport) -> None:
     """One line per build on stderr, after its problems."""
-    from ..cli import report as print_problems  # lazily: cli imports this module
 
     snapshot = outcome.snapshot
     if snapshot.problems:
-        print_problems(list(snapshot.problems))
+        report(list(snapshot.problems))
         errors = sum(1 for p in snapshot.problems if p.severity == "error")
         kept = "the last good site" if snapshot.files else "no site yet"
-        click.echo(f"build failed ({errors} error{'s' * (errors != 1)}): serving {kept}", err=True)
+        click.echo(f"build failed ({plural(errors, 'error')}): serving {kept}", err=True)
         return
-    print_problems(list(outcome.warnings))
+    report(list(outcome.warnings))
     took = f"{outcome.seconds * 1000:.0f} ms"
     if not outcome.trigger:
         click.echo(f"built {len(snapshot.files)} files in {took}", err=True)
         return
     what = ", ".join(outcome.trigger[:3]) + (" ..." if len(outcome.trigger) > 3 else "")
     changed = outcome.changed_files
-    click.echo(
-        f"rebuilt after {what} in {took}: {changed} file{'s' * (changed != 1)} changed", err=True
-    )
+    click.echo(f"rebuilt after {what} in {took}: {plural(changed, 'file')} changed", err=True)
 
 
 @click.command()
-@click.option(
-    "--site",
-    "site_dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=".",
-    show_default=True,
-    help="The site folder (the one holding sitegen.yaml).",
-)
+@site_option()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option(
     "--port",

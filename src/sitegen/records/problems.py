@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..display import plural
+
 ERROR = "error"
 WARNING = "warning"
 
@@ -77,5 +79,5 @@ class SiteError(Exception):
         self.problems = problems
         n = len([p for p in problems if p.severity == ERROR])
         w = len(problems) - n
-        self.summary = summary or f"{n} error{'s' * (n != 1)}, {w} warning{'s' * (w != 1)}"
+        self.summary = summary or f"{plural(n, 'error')}, {plural(w, 'warning')}"
         super().__init__(self.summary)

@@ -1,0 +1,37 @@
+"""`sitegen build`: data/ and content/ through the templates into public/."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from ..display import plural
+from ..records import SiteError
+from ._shared import fail, report, site_option
+
+
+@click.command("build")
+@site_option()
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Where to write the site [default: SITE/public].",
+)
+@click.option("--strict", is_flag=True, help="Fail on warnings too.")
+def build(site_dir: Path, out_dir: Path | None, strict: bool) -> None:
+    """Build the site from data/ and content/ into public/."""
+    from ..build import build as run_build
+
+    try:
+        result = run_build(site_dir, out_dir, strict=strict)
+    except SiteError as exc:
+        fail(exc, "build")
+    report(result.problems)
+    warnings = len(result.problems.warnings)
+    click.echo(
+        f"built {result.pages} pages, {result.files} files into {result.out_dir}"
+        + (f" ({plural(warnings, 'warning')})" if warnings else "")
+    )
