@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import csv
-import io
 import itertools
 import json
 from dataclasses import dataclass, field
@@ -22,9 +20,18 @@ from .charts import (
 )
 from .charts.history_chart import history_chart_data
 from .content import Content, CopyError, faq_applies, fill, markdown, render_copy
+from .datafiles import (
+    leaderboard_csv,
+    leaderboard_rows,
+    pair_json,
+    pair_route,
+    run_json,
+    rung_json,
+    to_json,
+)
 from .records import MatrixRun, Problems, Run, Site
-from .runs import matrix_report, matrix_summary, run_json, run_route, sweep_report
-from .tables import LadderRow, WorkloadSummary
+from .runs import matrix_report, matrix_summary, run_route, sweep_report
+from .tables import WorkloadSummary
 
 
 @dataclass(frozen=True)
@@ -56,153 +63,9 @@ class Plan:
     files: list[DataFile] = field(default_factory=list)
 
 
-def pair_route(model: str, gpu: str) -> str:
-    return f"models/{model}/{gpu}/"
-
-
 def compare_route(gpu_a: str, gpu_b: str, model: str) -> str:
     a, b = sorted((gpu_a, gpu_b))
     return f"compare/{a}-vs-{b}/{model}/"
-
-
-def to_json(data: Any) -> str:
-    return json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n"
-
-
-# -- JSON contracts (SITE.md) ----------------------------------------------------------------
-
-
-def _rung_json(row: LadderRow) -> dict:
-    out = {
-        "target": row.target,
-        "throughput_per_gpu": row.throughput_per_gpu,
-        "engine": row.engine,
-        "precision": row.precision,
-        "cost_per_million_tokens": row.cost_per_million_tokens,
-    }
-    if row.energy is not None:
-        out["energy"] = row.energy
-    return out
-
-
-def _headline_json(summary: WorkloadSummary, tier: str) -> dict:
-    head = summary.headline
-    cost = (head.cost_per_million_tokens or {}).get(tier)
-    return {
-        "workload": summary.workload,
-        "interactivity": head.target,
-        "tier": tier,
-        "throughput_per_gpu": head.throughput_per_gpu,
-        "cost_per_million_tokens": cost,
-        "engine": head.engine,
-        "precision": head.precision,
-    }
-
-
-def _workload_json(summary: WorkloadSummary) -> dict:
-    return {
-        "configs": summary.configs,
-        "engines": list(summary.engines),
-        "precisions": list(summary.precisions),
-        "first_date": summary.first_date.isoformat(),
-        "last_date": summary.last_date.isoformat(),
-        "peak_throughput_per_gpu": summary.peak_throughput_per_gpu,
-        "ladder": [_rung_json(r) for r in summary.ladder],
-        "curves": [
-            {
-                "engine": c.engine,
-                "precision": c.precision,
-                "frontier": [
-                    {"interactivity": p.interactivity, "throughput_per_gpu": p.throughput_per_gpu}
-                    for p in c.frontier
-                ],
-                "points": list(c.points),
-            }
-            for c in summary.curves
-        ],
-    }
-
-
-def pair_json(model: str, gpu: str, summaries: list[WorkloadSummary], tier: str) -> dict:
-    return {
-        "model": model,
-        "gpu": gpu,
-        "headline": _headline_json(summaries[0], tier) if summaries else None,
-        "workloads": {s.workload: _workload_json(s) for s in summaries},
-    }
-
-
-def leaderboard_rows(site: Site, pairs: dict[tuple[str, str], list[WorkloadSummary]]) -> list:
-    rows = []
-    for (model, gpu), summaries in pairs.items():
-        for s in summaries:
-            rows.append(
-                {
-                    "model": model,
-                    "gpu": gpu,
-                    "workload": s.workload,
-                    "interactivity": s.headline.target,
-                    "throughput_per_gpu": s.headline.throughput_per_gpu,
-                    "cost_per_million_tokens": s.headline.cost_per_million_tokens,
-                    "engine": s.headline.engine,
-                    "precision": s.headline.precision,
-                    "configs": s.configs,
-                    "last_date": s.last_date.isoformat(),
-                    "url": pair_route(model, gpu),
-                }
-            )
-    rows.sort(
-        key=lambda r: (
-            r["throughput_per_gpu"] is None,
-            -(r["throughput_per_gpu"] or 0),
-            r["model"],
-            r["gpu"],
-            r["workload"],
-        )
-    )
-    return rows
-
-
-def leaderboard_csv(site: Site, rows: list[dict]) -> str:
-    tiers = [t.slug for t in site.pricing.tiers]
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(
-        [
-            "model",
-            "gpu",
-            "workload",
-            "interactivity",
-            "throughput_per_gpu",
-            *[f"cost_per_million_tokens_{t}" for t in tiers],
-            "engine",
-            "precision",
-            "configs",
-            "last_date",
-            "url",
-        ]
-    )
-    for r in rows:
-        cost = r["cost_per_million_tokens"] or {}
-        writer.writerow(
-            [
-                r["model"],
-                r["gpu"],
-                r["workload"],
-                repr(r["interactivity"]),
-                "" if r["throughput_per_gpu"] is None else repr(r["throughput_per_gpu"]),
-                *["" if cost.get(t) is None else repr(cost[t]) for t in tiers],
-                r["engine"] or "",
-                r["precision"] or "",
-                r["configs"],
-                r["last_date"],
-                r["url"],
-            ]
-        )
-    return out.getvalue()
-
-
-# -- page contexts -----------------------------------------------------------------------------
 
 
 class Planner:
@@ -254,7 +117,7 @@ class Planner:
                     "engine": head.engine,
                     "precision": head.precision,
                 },
-                ladder=[_rung_json(r) for r in summary.ladder],
+                ladder=[rung_json(r) for r in summary.ladder],
                 peak_throughput_per_gpu=summary.peak_throughput_per_gpu,
                 configs=summary.configs,
                 last_date=summary.last_date.isoformat(),

@@ -6,7 +6,6 @@ their background colour, computed from the cell's value (the number stays the te
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import re
 from collections.abc import Sequence
@@ -399,43 +398,3 @@ def sweep_report(run: SweepRun, site: Site) -> SweepReport:
         for c in ordered
     )
     return SweepReport(run, facts, rows)
-
-
-# -- data.json ---------------------------------------------------------------------------------
-
-
-def _plain(value):
-    """Dataclasses, tuples and dates as JSON values; None fields are kept (explicitly null)."""
-    if dataclasses.is_dataclass(value):
-        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if hasattr(value, "isoformat"):
-        return value.isoformat()
-    return value
-
-
-def run_json(run: Run) -> dict:
-    """The run as normalised data: the record's fields, with derived figures beside them."""
-    data = _plain(run)
-    data.pop("path", None)  # a path in the site's source tree means nothing to a reader
-    if isinstance(run, SweepRun):
-        data.pop("configs")
-        data["configs"] = [
-            dict(
-                _plain(c),
-                interactivity=c.interactivity if c.tpot_ms else None,
-                parallelism=c.parallelism,
-            )
-            for c in run.configs
-        ]
-        for config in data["configs"]:
-            config.pop("line", None)
-    elif isinstance(run, MatrixRun):
-        for cell in data["decode"]:
-            cell["aggregate_tok_s_per_gpu"] = cell["aggregate_tok_s"] / run.gpus
-        for row in data["prefill"]:
-            row["tok_s_per_gpu"] = row["tok_s"] / run.gpus
-    return data

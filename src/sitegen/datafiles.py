@@ -1,0 +1,193 @@
+"""The JSON and CSV downloads, key for key as SITE.md defines them; numbers never rounded."""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import io
+import json
+from typing import Any
+
+from .records import MatrixRun, Run, Site, SweepRun
+from .tables import LadderRow, WorkloadSummary
+
+
+def pair_route(model: str, gpu: str) -> str:
+    return f"models/{model}/{gpu}/"
+
+
+def to_json(data: Any) -> str:
+    return json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n"
+
+
+# -- models/<model>/<gpu>/data.json and data/leaderboard.* -----------------------------------
+
+
+def rung_json(row: LadderRow) -> dict:
+    out = {
+        "target": row.target,
+        "throughput_per_gpu": row.throughput_per_gpu,
+        "engine": row.engine,
+        "precision": row.precision,
+        "cost_per_million_tokens": row.cost_per_million_tokens,
+    }
+    if row.energy is not None:
+        out["energy"] = row.energy
+    return out
+
+
+def _headline_json(summary: WorkloadSummary, tier: str) -> dict:
+    head = summary.headline
+    cost = (head.cost_per_million_tokens or {}).get(tier)
+    return {
+        "workload": summary.workload,
+        "interactivity": head.target,
+        "tier": tier,
+        "throughput_per_gpu": head.throughput_per_gpu,
+        "cost_per_million_tokens": cost,
+        "engine": head.engine,
+        "precision": head.precision,
+    }
+
+
+def _workload_json(summary: WorkloadSummary) -> dict:
+    return {
+        "configs": summary.configs,
+        "engines": list(summary.engines),
+        "precisions": list(summary.precisions),
+        "first_date": summary.first_date.isoformat(),
+        "last_date": summary.last_date.isoformat(),
+        "peak_throughput_per_gpu": summary.peak_throughput_per_gpu,
+        "ladder": [rung_json(r) for r in summary.ladder],
+        "curves": [
+            {
+                "engine": c.engine,
+                "precision": c.precision,
+                "frontier": [
+                    {"interactivity": p.interactivity, "throughput_per_gpu": p.throughput_per_gpu}
+                    for p in c.frontier
+                ],
+                "points": list(c.points),
+            }
+            for c in summary.curves
+        ],
+    }
+
+
+def pair_json(model: str, gpu: str, summaries: list[WorkloadSummary], tier: str) -> dict:
+    return {
+        "model": model,
+        "gpu": gpu,
+        "headline": _headline_json(summaries[0], tier) if summaries else None,
+        "workloads": {s.workload: _workload_json(s) for s in summaries},
+    }
+
+
+def leaderboard_rows(site: Site, pairs: dict[tuple[str, str], list[WorkloadSummary]]) -> list:
+    rows = []
+    for (model, gpu), summaries in pairs.items():
+        for s in summaries:
+            rows.append(
+                {
+                    "model": model,
+                    "gpu": gpu,
+                    "workload": s.workload,
+                    "interactivity": s.headline.target,
+                    "throughput_per_gpu": s.headline.throughput_per_gpu,
+                    "cost_per_million_tokens": s.headline.cost_per_million_tokens,
+                    "engine": s.headline.engine,
+                    "precision": s.headline.precision,
+                    "configs": s.configs,
+                    "last_date": s.last_date.isoformat(),
+                    "url": pair_route(model, gpu),
+                }
+            )
+    rows.sort(
+        key=lambda r: (
+            r["throughput_per_gpu"] is None,
+            -(r["throughput_per_gpu"] or 0),
+            r["model"],
+            r["gpu"],
+            r["workload"],
+        )
+    )
+    return rows
+
+
+def leaderboard_csv(site: Site, rows: list[dict]) -> str:
+    tiers = [t.slug for t in site.pricing.tiers]
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(
+        [
+            "model",
+            "gpu",
+            "workload",
+            "interactivity",
+            "throughput_per_gpu",
+            *[f"cost_per_million_tokens_{t}" for t in tiers],
+            "engine",
+            "precision",
+            "configs",
+            "last_date",
+            "url",
+        ]
+    )
+    for r in rows:
+        cost = r["cost_per_million_tokens"] or {}
+        writer.writerow(
+            [
+                r["model"],
+                r["gpu"],
+                r["workload"],
+                repr(r["interactivity"]),
+                "" if r["throughput_per_gpu"] is None else repr(r["throughput_per_gpu"]),
+                *["" if cost.get(t) is None else repr(cost[t]) for t in tiers],
+                r["engine"] or "",
+                r["precision"] or "",
+                r["configs"],
+                r["last_date"],
+                r["url"],
+            ]
+        )
+    return out.getvalue()
+
+
+# -- runs/<id>/data.json --------------------------------------------------------------------------
+
+
+def _plain(value):
+    """Dataclasses, tuples and dates as JSON values; None fields are kept (explicitly null)."""
+    if dataclasses.is_dataclass(value):
+        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if hasattr(value, "isoformat"):
+        return value.isoformat()
+    return value
+
+
+def run_json(run: Run) -> dict:
+    """The run as normalised data: the record's fields, with derived figures beside them."""
+    data = _plain(run)
+    data.pop("path", None)  # a path in the site's source tree means nothing to a reader
+    if isinstance(run, SweepRun):
+        data.pop("configs")
+        data["configs"] = [
+            dict(
+                _plain(c),
+                interactivity=c.interactivity if c.tpot_ms else None,
+                parallelism=c.parallelism,
+            )
+            for c in run.configs
+        ]
+        for config in data["configs"]:
+            config.pop("line", None)
+    elif isinstance(run, MatrixRun):
+        for cell in data["decode"]:
+            cell["aggregate_tok_s_per_gpu"] = cell["aggregate_tok_s"] / run.gpus
+        for row in data["prefill"]:
+            row["tok_s_per_gpu"] = row["tok_s"] / run.gpus
+    return data
