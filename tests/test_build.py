@@ -331,3 +331,20 @@ def test_site_errors_carry_every_problem(make_site):
     with pytest.raises(SiteError) as info:
         build(root)
     assert len(info.value.problems) == 2
+
+
+def test_a_template_added_between_builds_of_one_process_is_used(make_site, tmp_path):
+    root = make_site()
+    build(root, tmp_path / "a")
+    (root / "templates").mkdir()
+    (root / "templates/404.html").write_text(
+        '{% extends "base.html" %}{% block main %}<p>Our own 404</p>{% endblock %}'
+    )
+    build(root, tmp_path / "b")
+    assert "Our own 404" in (tmp_path / "b/404.html").read_text()
+    (root / "templates/404.html").write_text(
+        '{% extends "base.html" %}{% block main %}<p>Edited 404</p>{% endblock %}'
+    )
+    build(root, tmp_path / "c")
+    assert "Edited 404" in (tmp_path / "c/404.html").read_text()
+    assert "Our own 404" not in (tmp_path / "a/404.html").read_text()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import posixpath
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -51,8 +52,20 @@ def _url(context: jinja2.runtime.Context, to_path: str) -> str:
 
 
 def environment(site_root: Path) -> jinja2.Environment:
+    """The site's Jinja environment, kept between builds of one process (sitegen serve).
+
+    Jinja recompiles a template whose file changed; the key holds every template file's path,
+    so a template added to or removed from a site's own folder gives a fresh environment.
+    """
+    dirs = tuple(str(d.resolve()) for d in template_dirs(site_root))
+    files = tuple(sorted(str(p) for d in dirs for p in Path(d).rglob("*") if p.is_file()))
+    return _environment(dirs, files)
+
+
+@functools.lru_cache(maxsize=8)
+def _environment(dirs: tuple[str, ...], _files: tuple[str, ...]) -> jinja2.Environment:
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader([str(d) for d in template_dirs(site_root)]),
+        loader=jinja2.FileSystemLoader(list(dirs)),
         autoescape=jinja2.select_autoescape(["html", "xml"]),
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
