@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 import pandas as pd
 
@@ -115,15 +117,16 @@ def config_frame(sweeps: list[SweepRun]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=columns)
 
 
-def current_only(frame: pd.DataFrame) -> pd.DataFrame:
-    """Keep, for each engine x precision, the runs of its latest date (DATA.md, step 0)."""
-    if frame.empty:
-        return frame
+def mark_current(frame: pd.DataFrame) -> pd.DataFrame:
+    """Flag, for each engine x precision, the configs of its latest date (DATA.md, step 0)."""
     latest = frame.groupby(GROUP + CURVE)["date"].transform("max")
-    return frame[frame["date"] == latest]
+    return frame.assign(current=frame["date"] == latest)
 
 
-def _point_record(row: pd.Series) -> dict:
+Row = Mapping[str, Any]
+
+
+def _point_record(row: Row) -> dict:
     """A config as data.json's `points` lists it."""
     return {
         "interactivity": float(row["interactivity"]),
@@ -137,11 +140,33 @@ def _point_record(row: pd.Series) -> dict:
     }
 
 
-def _points(frame: pd.DataFrame) -> list[frontier.Point]:
-    return [
-        frontier.Point(float(x), float(y))
-        for x, y in zip(frame["interactivity"], frame["throughput_per_gpu"], strict=True)
-    ]
+def _config_record(row: Row) -> dict:
+    """A config as the page quotes it: its point, and where it comes from."""
+    return dict(
+        _point_record(row),
+        engine=row["engine"],
+        precision=row["precision"],
+        parallelism=row["parallelism"],
+        date=row["date"],
+        index=int(row["index"]),
+    )
+
+
+def _failed_record(row: Row) -> dict:
+    keys = ("run", "engine", "precision", "parallelism")
+    return {k: row[k] for k in keys} | {k: int(row[k]) for k in ("index", "concurrency", "gpus")}
+
+
+def _points(rows: list[Row]) -> list[frontier.Point]:
+    return [frontier.Point(r["interactivity"], r["throughput_per_gpu"]) for r in rows]
+
+
+def _by(rows: list[Row], *keys: str) -> dict[tuple, list[Row]]:
+    """Rows grouped by the values of `keys`, groups sorted, row order kept within each."""
+    groups: dict[tuple, list[Row]] = {}
+    for row in rows:
+        groups.setdefault(tuple(row[k] for k in keys), []).append(row)
+    return dict(sorted(groups.items()))
 
 
 def _cost(site: Site, gpu: str, throughput: float | None) -> dict[str, float] | None:
@@ -170,114 +195,91 @@ def _ladder_row(site: Site, gpu: str, rung: frontier.Rung) -> LadderRow:
     )
 
 
-def _history(
-    all_rows: pd.DataFrame, engine: str, precision: str, target: float, method: str
-) -> tuple[HistoryPoint, ...]:
-    """The curve's value at the headline target for each date it was measured."""
-    rows = all_rows[(all_rows["engine"] == engine) & (all_rows["precision"] == precision)]
-    history = []
-    for date, day in rows.groupby("date", sort=True):
-        ok = day[day["status"] == "ok"]
+def _histories(rows: list[Row], target: float, method: str) -> dict[tuple, tuple]:
+    """(engine, precision) -> the curve's value at the headline target for each run date."""
+    histories: dict[tuple, list[HistoryPoint]] = {}
+    for (engine, precision, date), day in _by(rows, "engine", "precision", "date").items():
+        ok = [r for r in day if r["status"] == "ok"]
         value = frontier.value_at(frontier.pareto_frontier(_points(ok)), target, method)
-        history.append(HistoryPoint(date, value, tuple(sorted(set(day["run"])))))
-    return tuple(history)
+        point = HistoryPoint(date, value, tuple(sorted({r["run"] for r in day})))
+        histories.setdefault((engine, precision), []).append(point)
+    return {key: tuple(points) for key, points in histories.items()}
 
 
-def _headline_config(curve_rows: pd.DataFrame, target: float) -> dict | None:
+def _headline_config(curve_rows: list[Row], target: float) -> dict | None:
     """The measured config that carries the headline: the highest throughput meeting the target."""
-    meeting = curve_rows[curve_rows["interactivity"] >= target]
-    if meeting.empty:
+    meeting = [r for r in curve_rows if r["interactivity"] >= target]
+    if not meeting:
         return None
-    best = meeting.sort_values(
-        ["throughput_per_gpu", "interactivity"], ascending=False, kind="stable"
-    ).iloc[0]
-    return _config_record(best)
+    return _config_record(max(meeting, key=lambda r: (r["throughput_per_gpu"], r["interactivity"])))
 
 
-def _config_record(row: pd.Series) -> dict:
-    record = _point_record(row)
-    record.update(
-        engine=row["engine"],
-        precision=row["precision"],
-        parallelism=row["parallelism"],
-        date=row["date"],
-        index=int(row["index"]),
-    )
-    return record
-
-
-def summarise_workload(site: Site, rows: pd.DataFrame) -> WorkloadSummary | None:
+def summarise_workload(site: Site, rows: list[Row]) -> WorkloadSummary | None:
     """One model x GPU x workload from all of its config rows (current and older)."""
-    model, gpu, workload = rows.iloc[0][GROUP]
+    model, gpu, workload = (rows[0][k] for k in GROUP)
     config = site.config
     method = config.frontier_method
-    current = current_only(rows)
-    ok = current[current["status"] == "ok"]
-    curves = []
-    for (engine, precision), curve_rows in ok.groupby(CURVE, sort=True):
-        curve_rows = curve_rows.sort_values(["interactivity", "throughput_per_gpu"], kind="stable")
-        curves.append(
-            CurveSummary(
-                engine,
-                precision,
-                frontier.pareto_frontier(_points(curve_rows)),
-                tuple(_point_record(r) for _, r in curve_rows.iterrows()),
-                _history(rows, engine, precision, config.headline_interactivity, method),
-            )
+    current = [r for r in rows if r["current"]]
+    ok = [r for r in current if r["status"] == "ok"]
+    if not ok:
+        return None
+    histories = _histories(rows, config.headline_interactivity, method)
+    by_curve = _by(ok, *CURVE)
+    curves = [
+        CurveSummary(
+            engine,
+            precision,
+            frontier.pareto_frontier(_points(curve_rows)),
+            tuple(_point_record(r) for r in curve_rows),
+            histories[(engine, precision)],
         )
+        for (engine, precision), curve_rows in by_curve.items()
+    ]
     shapes = [frontier.Curve(c.engine, c.precision, c.frontier) for c in curves]
     ladder = [_ladder_row(site, gpu, r) for r in frontier.ladder(shapes, config.targets, method)]
     head = _ladder_row(site, gpu, frontier.best_at(shapes, config.headline_interactivity, method))
     headline_config = None
     if head.engine is not None:
-        on_curve = ok[(ok["engine"] == head.engine) & (ok["precision"] == head.precision)]
+        on_curve = by_curve[(head.engine, head.precision)]
         headline_config = _headline_config(on_curve, config.headline_interactivity)
-    if ok.empty:
-        return None
-    fastest_ttft = _config_record(ok.sort_values(["ttft_ms", "run", "index"]).iloc[0])
-    fastest_tpot = _config_record(ok.sort_values(["tpot_ms", "run", "index"]).iloc[0])
-    failed = current[current["status"] != "ok"]
+    dates = [r["date"] for r in current]
     return WorkloadSummary(
         model=model,
         gpu=gpu,
         workload=workload,
         configs=len(ok),
-        engines=tuple(sorted(set(ok["engine"]))),
-        precisions=tuple(sorted(set(ok["precision"]))),
-        first_date=min(current["date"]),
-        last_date=max(current["date"]),
-        peak_throughput_per_gpu=float(ok["throughput_per_gpu"].max()),
+        engines=tuple(sorted({r["engine"] for r in ok})),
+        precisions=tuple(sorted({r["precision"] for r in ok})),
+        first_date=min(dates),
+        last_date=max(dates),
+        peak_throughput_per_gpu=float(max(r["throughput_per_gpu"] for r in ok)),
         ladder=tuple(ladder),
         curves=tuple(curves),
         headline=head,
         headline_config=headline_config,
-        fastest_ttft=fastest_ttft,
-        fastest_tpot=fastest_tpot,
-        failed=tuple(
-            {
-                "run": r["run"],
-                "index": int(r["index"]),
-                "concurrency": int(r["concurrency"]),
-                "gpus": int(r["gpus"]),
-                "engine": r["engine"],
-                "precision": r["precision"],
-                "parallelism": r["parallelism"],
-            }
-            for _, r in failed.iterrows()
-        ),
-        current_runs=tuple(sorted(set(current["run"]))),
-        older_runs=tuple(sorted(set(rows["run"]) - set(current["run"]))),
+        fastest_ttft=_config_record(min(ok, key=lambda r: (r["ttft_ms"], r["run"], r["index"]))),
+        fastest_tpot=_config_record(min(ok, key=lambda r: (r["tpot_ms"], r["run"], r["index"]))),
+        failed=tuple(_failed_record(r) for r in current if r["status"] != "ok"),
+        current_runs=tuple(sorted({r["run"] for r in current})),
+        older_runs=tuple(sorted({r["run"] for r in rows} - {r["run"] for r in current})),
     )
 
 
 def summarise(site: Site) -> dict[tuple[str, str], list[WorkloadSummary]]:
-    """(model, gpu) -> its workloads' summaries, the default workload first."""
+    """(model, gpu) -> its workloads' summaries, the default workload first.
+
+    pandas does the whole-table work once (the current runs, the order of points); each
+    model x GPU x workload is then assembled from its plain rows.
+    """
     frame = config_frame(site.sweeps)
     pairs: dict[tuple[str, str], list[WorkloadSummary]] = {}
     if frame.empty:
         return pairs
+    frame = mark_current(frame).sort_values(
+        GROUP + CURVE + ["interactivity", "throughput_per_gpu"], kind="stable"
+    )
     default = site.config.default_workload
-    for _, rows in frame.groupby(GROUP, sort=True):
+    for rows in _by(frame.to_dict("records"), *GROUP).values():
         summary = summarise_workload(site, rows)
         if summary is not None:
             pairs.setdefault((summary.model, summary.gpu), []).append(summary)
