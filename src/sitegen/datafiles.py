@@ -171,20 +171,20 @@ def _plain(value):
 
 def run_json(run: Run) -> dict:
     """The run as normalised data: the record's fields, with derived figures beside them."""
-    data = _plain(run)
-    data.pop("path", None)  # a path in the site's source tree means nothing to a reader
+    # a path in the site's source tree means nothing to a reader; configs follow, derived
+    skip = ("path", "configs")
+    data = {
+        f.name: _plain(getattr(run, f.name)) for f in dataclasses.fields(run) if f.name not in skip
+    }
     if isinstance(run, SweepRun):
-        data.pop("configs")
         data["configs"] = [
-            dict(
-                _plain(c),
-                interactivity=c.interactivity if c.tpot_ms else None,
-                parallelism=c.parallelism,
-            )
+            {f.name: _plain(getattr(c, f.name)) for f in dataclasses.fields(c) if f.name != "line"}
+            | {
+                "interactivity": c.interactivity if c.tpot_ms else None,
+                "parallelism": c.parallelism,
+            }
             for c in run.configs
         ]
-        for config in data["configs"]:
-            config.pop("line", None)
     elif isinstance(run, MatrixRun):
         for cell in data["decode"]:
             cell["aggregate_tok_s_per_gpu"] = cell["aggregate_tok_s"] / run.gpus
