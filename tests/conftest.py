@@ -225,3 +225,32 @@ def preview(serve_site: Path):
     server.start()
     yield server
     server.stop()
+
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's Chromium driven by playwright; missing under CI=true is a failure, not a skip."""
+    import os
+
+    missing = []
+    if not (shutil.which(CHROMIUM) and os.access(CHROMIUM, os.X_OK)):
+        missing.append(CHROMIUM)
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        missing.append("the playwright package")
+    if missing:
+        what = " and ".join(missing) + " missing"
+        if os.environ.get("CI"):
+            pytest.fail(f"{what}; CI must install them (.ci/run)")
+        pytest.skip(what)
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+        try:
+            yield launched
+        finally:
+            launched.close()

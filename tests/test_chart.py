@@ -19,7 +19,6 @@ from sitegen.charts.cache import CACHE_FOLDER
 from sitegen.charts.svg import nice_ticks
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
-CHROMIUM = "/usr/bin/chromium"
 START = re.compile(r"^M(-?[\d.]+),(-?[\d.]+)")
 
 
@@ -324,16 +323,7 @@ def test_cache_counts_hits_and_misses(tmp_path):
 # -- in a browser, without JavaScript -------------------------------------------------------
 
 
-def _chromium_or_skip() -> None:
-    if not Path(CHROMIUM).exists():
-        if os.environ.get("CI"):
-            pytest.fail(f"{CHROMIUM} is missing and CI is set")
-        pytest.skip(f"{CHROMIUM} is missing")
-
-
-def test_chart_shows_in_chromium_without_javascript(flagship_files, tmp_path):
-    _chromium_or_skip()
-    sync_playwright = pytest.importorskip("playwright.sync_api").sync_playwright
+def test_chart_shows_in_chromium_without_javascript(flagship_files, tmp_path, browser):
     root, files = flagship_files
     out = tmp_path / "public"
     for name, body in files.items():
@@ -341,37 +331,30 @@ def test_chart_shows_in_chromium_without_javascript(flagship_files, tmp_path):
         (out / name).write_bytes(body)
     shots = Path(os.environ.get("SITEGEN_SCREENSHOTS", tmp_path / "shots"))
     shots.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as p:
-        browser = p.chromium.launch(
-            executable_path=CHROMIUM,
-            args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-        )
-        try:
-            context = browser.new_context(
-                java_script_enabled=False, viewport={"width": 1100, "height": 900}
-            )
-            page = context.new_page()
-            for route in _pairs(files):
-                page.goto((out / route / "index.html").as_uri())
-                chart = page.locator("svg.frontier-chart").first
-                assert chart.is_visible(), route
-                box = chart.bounding_box()
-                assert box["width"] > 500 and box["height"] > 250, route
-                points = page.locator("svg.frontier-chart").first.locator(".pt")
-                assert points.count() >= 1
-                for i in range(points.count()):
-                    pb = points.nth(i).bounding_box()
-                    assert pb and pb["width"] > 4, (route, i)
-                    assert box["x"] <= pb["x"] <= box["x"] + box["width"]
-                    assert box["y"] <= pb["y"] <= box["y"] + box["height"]
-                name = route.strip("/").replace("/", "-")
-                page.screenshot(path=str(shots / f"{name}.png"), full_page=True)
-                chart.screenshot(path=str(shots / f"{name}-chart.png"))
-                assert (shots / f"{name}-chart.png").stat().st_size > 5000
-                # a tip shows when its point has keyboard focus, with no script
-                tip = page.locator("svg.frontier-chart .tip.t0").first
-                assert not tip.is_visible()
-                points.nth(0).focus()
-                assert tip.is_visible()
-        finally:
-            browser.close()
+    context = browser.new_context(
+        java_script_enabled=False, viewport={"width": 1100, "height": 900}
+    )
+    page = context.new_page()
+    for route in _pairs(files):
+        page.goto((out / route / "index.html").as_uri())
+        chart = page.locator("svg.frontier-chart").first
+        assert chart.is_visible(), route
+        box = chart.bounding_box()
+        assert box["width"] > 500 and box["height"] > 250, route
+        points = page.locator("svg.frontier-chart").first.locator(".pt")
+        assert points.count() >= 1
+        for i in range(points.count()):
+            pb = points.nth(i).bounding_box()
+            assert pb and pb["width"] > 4, (route, i)
+            assert box["x"] <= pb["x"] <= box["x"] + box["width"]
+            assert box["y"] <= pb["y"] <= box["y"] + box["height"]
+        name = route.strip("/").replace("/", "-")
+        page.screenshot(path=str(shots / f"{name}.png"), full_page=True)
+        chart.screenshot(path=str(shots / f"{name}-chart.png"))
+        assert (shots / f"{name}-chart.png").stat().st_size > 5000
+        # a tip shows when its point has keyboard focus, with no script
+        tip = page.locator("svg.frontier-chart .tip.t0").first
+        assert not tip.is_visible()
+        points.nth(0).focus()
+        assert tip.is_visible()
+    context.close()

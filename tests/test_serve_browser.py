@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -11,33 +9,20 @@ import pytest
 
 from sitegen.serve import Preview
 
-CHROMIUM = "/usr/bin/chromium"
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 RUN = "data/runs/demo/tiny-x100.yaml"
 FAQ = "content/faq/warmup.md"
 TIMEOUT_MS = 20_000
 
 
-def _chromium_or_skip() -> None:
-    if shutil.which(CHROMIUM) and os.access(CHROMIUM, os.X_OK):
-        return
-    if os.environ.get("CI"):
-        pytest.fail(f"{CHROMIUM} is missing; CI must install Debian's chromium")
-    pytest.skip(f"{CHROMIUM} is missing")
-
-
 @pytest.fixture
-def page(preview: Preview) -> Iterator:
-    _chromium_or_skip()
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        try:
-            tab = browser.new_page()
-            tab.set_default_timeout(TIMEOUT_MS)
-            yield tab
-        finally:
-            browser.close()
+def page(preview: Preview, browser) -> Iterator:
+    context = browser.new_context()
+    try:
+        tab = context.new_page()
+        tab.set_default_timeout(TIMEOUT_MS)
+        yield tab
+    finally:
+        context.close()
 
 
 def test_edits_reload_the_page_and_problems_show_over_it(
