@@ -302,6 +302,28 @@ def test_inferencex_api_file_imports_one_record_per_engine_and_date(site: Path) 
     loads_cleanly(site)
 
 
+def test_inferencex_disaggregated_output_throughput_is_per_gpu_of_the_config(site: Path) -> None:
+    # InferenceX divides a disaggregated row's output throughput by its decode GPUs only
+    # (its total by all GPUs): row 28 has 48 prefill + 16 decode GPUs and
+    # output_tput_per_gpu 4325.5..., which is 4325.5 x 16 / 64 per GPU of the config.
+    out = site / "data/runs/inferencex"
+    result = run(site, "inferencex", INFERENCEX_API, "--out", out)
+    assert result.exit_code == 0, result.output
+    rows = json.loads(INFERENCEX_API.read_text())["rows"]
+    record = yaml.safe_load(
+        (out / "deepseek-v4-pro-b200-dynamo-sglang-fp4-8k1k-2026-09-01.yaml").read_text()
+    )
+    (big,) = [c for c in record["configs"] if c["concurrency"] == 8192]
+    assert (big["prefill_gpus"], big["decode_gpus"]) == (48, 16)
+    decode_only = rows[28]["metrics"]["output_tput_per_gpu"]
+    assert big["output_throughput_per_gpu"] == pytest.approx(decode_only * 16 / 64, rel=1e-5)
+    # 8k in, 1k out: every config, split or not, puts about 1/9 of its tokens out
+    for path in out.iterdir():
+        for c in yaml.safe_load(path.read_text())["configs"]:
+            share = c["output_throughput_per_gpu"] / c["throughput_per_gpu"]
+            assert share == pytest.approx(1024 / (8192 + 1024), rel=0.02), c
+
+
 def test_inferencex_flat_rows_name_the_workload_by_isl_and_osl(site: Path) -> None:
     out = site / "data/runs/ix"
     result = run(site, "inferencex", FIXTURES / "inferencex/agg_model-one_g1.json", "--out", out)

@@ -2,9 +2,11 @@
 the aggregated list (`agg_*.json`, flat rows). Throughput is already per GPU; latencies are in
 seconds. One file holds several engines and dates, so it becomes several records.
 
-GPUs of a row: prefill + decode GPUs when disaggregated, else decode TP x PP. Single-node
-rows can carry num_*_gpu = TP x EP (64 for TP8 EP8), an upstream bug; the measured power,
-avg_total_gpu_power_w / avg_power_w, gives the true count and is checked against ours.
+GPUs of a row: prefill + decode GPUs when disaggregated, else decode TP x PP. A
+disaggregated row's output_tput_per_gpu is per decode GPU; it is rescaled to all its GPUs.
+Single-node rows can carry num_*_gpu = TP x EP (64 for TP8 EP8), an upstream bug; the
+measured power, avg_total_gpu_power_w / avg_power_w, gives the true count and is checked
+against ours.
 """
 
 from __future__ import annotations
@@ -128,7 +130,8 @@ def _row(source: Source, i: int, row: Any, path: tuple, warnings: list, names: d
     config["concurrency"] = whole(row.get("conc"))
     config["throughput_per_gpu"] = throughput
     if (output := positive(m.get("output_tput_per_gpu"))) is not None:
-        config["output_throughput_per_gpu"] = output
+        # InferenceX divides a split row's output by its decode GPUs only (its total by all).
+        config["output_throughput_per_gpu"] = output * decode / gpus if prefill else output
     config["ttft_ms"] = _seconds(m, "ttft")
     config["tpot_ms"] = _seconds(m, "tpot")
     if e2el := _seconds(m, "e2el"):
@@ -174,6 +177,11 @@ def read(source: Source, options: Options) -> Reading:
         "(num_prefill_gpu / num_decode_gpu of single-node rows ignored), checked against "
         "avg_total_gpu_power_w / avg_power_w",
     ]
+    if any(m.config.get("disagg") for m in measurements):
+        notes.append(
+            "output_throughput_per_gpu of disaggregated configs = output_tput_per_gpu x decode "
+            "GPUs / GPUs (InferenceX divides their output by the decode GPUs only)"
+        )
     if any("power_w" in m.config for m in measurements):
         notes.append("power_w is the measured average power per GPU (avg_power_w)")
     version = text(meta.get("package_version"))
