@@ -474,6 +474,28 @@ def test_a_record_the_build_would_refuse_is_not_written(site: Path) -> None:
     assert not target.exists()
 
 
+def test_no_record_is_written_when_one_of_several_cannot_be(site: Path) -> None:
+    # The last of the four records' paths is taken by a folder: one line, none written.
+    out = site / "data/runs/ix"
+    blocker = out / "deepseek-v4-pro-b200-dynamo-sglang-fp4-8k1k-2026-09-01.yaml"
+    blocker.mkdir(parents=True)
+    result = run(site, "inferencex", INFERENCEX_API, "--out", out)
+    assert result.exit_code == 1
+    assert isinstance(result.exception, SystemExit)  # a message, not a traceback
+    assert f"{blocker}: --out: " in result.stderr and "nothing written" in result.stderr
+    assert [p.name for p in out.iterdir()] == [blocker.name]  # no record, no temporary file
+
+
+def test_an_out_folder_that_is_a_file_is_one_line(site: Path) -> None:
+    taken = site / "data/runs/ix"
+    taken.parent.mkdir(parents=True, exist_ok=True)
+    taken.write_text("not a folder\n")
+    result = run(site, "inferencex", INFERENCEX_API, "--out", taken)
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit)
+    assert f"{taken}: --out: " in result.stderr and "nothing written" in result.stderr
+    assert taken.read_text() == "not a folder\n"
+
+
 def test_a_second_import_replaces_the_record(site: Path) -> None:
     target = site / "data/runs/v.yaml"
     args = ["vllm", VLLM / "c1.json", "--out", target, *SWEEP_OPTIONS, "--workload", "chat"]

@@ -290,6 +290,10 @@ def _targets(out: Path, names: list[str]) -> list[Path]:
                 ]
             )
         return [out]
+    if out.exists() and not out.is_dir():
+        raise SiteError(
+            [Problem(str(out), None, "--out", "is a file, not a folder; name a folder or a .yaml")]
+        )
     return [out / name for name in names]
 
 

@@ -123,22 +123,38 @@ def check_records(
     return problems.warnings
 
 
-def _write(path: Path, text: str) -> None:
-    """Write through a temporary file in the same folder, so no half file is ever seen."""
+def _stage(path: Path, text: str) -> Path:
+    """Write `text` to a temporary file beside `path`, to be moved onto it once all are staged."""
+    if path.is_dir():
+        raise IsADirectoryError(0, "a folder is in its place")
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text)
-        os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+    return Path(tmp)
 
 
 def write_records(planned: list[Planned]) -> tuple[tuple[Path, ...], tuple[Path, ...]]:
     """(written, of which replaced an existing file)."""
     replaced = tuple(p.path for p in planned if p.path.exists())
-    for item in planned:
-        _write(item.path, render(item.record, header(item)))
+    # Every record is staged before any is put in place, so that a file that cannot be
+    # written (a folder in its place, no permission) leaves none of the others behind.
+    staged: list[tuple[Path, Path]] = []
+    try:
+        for item in planned:
+            try:
+                staged.append((_stage(item.path, render(item.record, header(item))), item.path))
+            except OSError as exc:
+                why = exc.strerror or str(exc)
+                message = f"cannot write the record there: {why}"
+                raise SiteError([Problem(str(item.path), None, "--out", message)]) from None
+        for tmp, path in staged:
+            os.replace(tmp, path)
+    finally:
+        for tmp, _ in staged:
+            tmp.unlink(missing_ok=True)
     return tuple(p.path for p in planned), replaced
