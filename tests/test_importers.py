@@ -398,6 +398,16 @@ def test_auto_says_which_format_it_chose(site: Path) -> None:
     assert target.exists()
 
 
+def test_auto_says_which_format_it_chose_also_when_the_import_fails(site: Path) -> None:
+    # Without --gpus the import fails; the user still learns how auto read the file, since
+    # the messages name that tool's fields.
+    target = site / "data/runs/auto.yaml"
+    result = run(site, "auto", VLLM / "c1.json", "--out", target, "--gpu", "g1")
+    assert result.exit_code == 1
+    assert "auto: read the files as vllm" in result.stderr
+    assert "--gpus" in result.stderr and not target.exists()
+
+
 # -- bad input: one line each, exit 1, nothing written ------------------------------------------
 
 

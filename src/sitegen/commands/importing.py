@@ -57,17 +57,18 @@ def import_(
     """Turn benchmark result FILEs into run records (formats: see docs/importing.md)."""
 
     options = Options(**given)  # type: ignore[arg-type]
+
+    def chosen(name: str) -> None:
+        if fmt == AUTO:
+            click.echo(f"auto: read the files as {name} ({FORMATS[name].TITLE})", err=True)
+
     try:
-        result = import_results(fmt, files, out, site_dir, options)
+        result = import_results(fmt, files, out, site_dir, options, chosen)
     except SiteError as exc:
         report(exc.problems)
         click.echo(f"import failed: {exc.summary}; nothing written", err=True)
         sys.exit(1)
     report(list(result.warnings))
-    if fmt == AUTO:
-        click.echo(
-            f"auto: read the files as {result.format} ({FORMATS[result.format].TITLE})", err=True
-        )
     for path in result.written:
         verb = "replaced" if path in result.replaced else "wrote"
         click.echo(f"{verb} {path}")

@@ -10,7 +10,7 @@ as a build raises them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -72,8 +72,13 @@ def _format_of(fmt: str, source: Source) -> str:
     raise SiteError([Problem(source.name, None, "", f"not a {FORMATS[fmt].TITLE} file: {hint}")])
 
 
-def read_all(fmt: str, paths: Sequence[Path], options: Options) -> tuple[str, list[Reading]]:
-    """Read every file with one format (auto: the one they all have)."""
+def read_all(
+    fmt: str,
+    paths: Sequence[Path],
+    options: Options,
+    on_format: Callable[[str], None] | None = None,
+) -> tuple[str, list[Reading]]:
+    """Read every file with one format (auto: the one they all have), told to `on_format`."""
     sources = [read_source(Path(p), str(p)) for p in paths]
     formats = {source.name: _format_of(fmt, source) for source in sources}
     chosen = set(formats.values())
@@ -83,6 +88,8 @@ def read_all(fmt: str, paths: Sequence[Path], options: Options) -> tuple[str, li
             [Problem(sources[0].name, None, "", f"files of different tools ({listing})")]
         )
     name = chosen.pop()
+    if on_format is not None:
+        on_format(name)  # before reading, so that it is said even if the reading fails
     return name, [FORMATS[name].read(source, options) for source in sources]
 
 
@@ -92,9 +99,10 @@ def import_results(
     out: Path,
     site_root: Path,
     options: Options,
+    on_format: Callable[[str], None] | None = None,
 ) -> ImportResult:
     """Read, assemble, check and write; SiteError (nothing written) on any error."""
-    name, readings = read_all(fmt, paths, options)
+    name, readings = read_all(fmt, paths, options, on_format)
     known, problems = site_catalogs(site_root)
     planned: list[Planned] = plan_records(name, readings, options, known, out, site_root)
     warnings = check_records(planned, known, site_root, problems)
