@@ -251,6 +251,15 @@ def test_lmx_reads_wrapped_and_bare_runs(site: Path) -> None:
     assert "tokSOut" in record["notes"]
 
 
+def test_gpus_given_wins_over_the_count_in_the_file(site: Path) -> None:
+    # docs/importing.md: "An option given wins over the file"; lmx says gpuCount 1.
+    files = [FIXTURES / "lmx/run-c1.json"]
+    options = ["--source", "LocalMaxxing", "--workload", "chat", "--gpus", "2"]
+    record = imported(site, "lmx", files, *options, out="x.yaml")
+    (c1,) = record["configs"]
+    assert (c1["gpus"], c1["throughput_per_gpu"], c1["output_throughput_per_gpu"]) == (2, 250, 50)
+
+
 # -- InferenceX ---------------------------------------------------------------------------------
 
 

@@ -147,7 +147,10 @@ def match(raw: str, catalog: dict) -> str | None:
 
 def _config(m: Measurement, gpus: int, concurrency: int | None) -> dict[str, Any]:
     raw = dict(m.config)
-    raw.setdefault("gpus", gpus)
+    if gpus and m.total_throughput is not None:
+        raw["gpus"] = gpus  # --gpus wins over a count in the file (lmx's gpuCount)
+    else:
+        raw.setdefault("gpus", gpus)  # InferenceX rows are already per GPU: their own count
     if concurrency is not None:
         raw.setdefault("concurrency", concurrency)
     if "throughput_per_gpu" not in raw and m.total_throughput is not None:
