@@ -557,6 +557,9 @@ def test_small_and_large_floats_read_back_as_floats() -> None:
         ("20261104-221530", dt.date(2026, 11, 4)),
         ("2026-10-21T14:02:11.512345", dt.date(2026, 10, 21)),
         ("2026-11-12T08:00:00Z", dt.date(2026, 11, 12)),
+        # with an offset: the UTC day, as epochs are read (docs/importing.md)
+        ("2026-11-12T23:30:00-05:00", dt.date(2026, 11, 13)),
+        ("2026-09-03 22:38:12+00", dt.date(2026, 9, 3)),
         ("2026-09-03", dt.date(2026, 9, 3)),
         (1793889600, dt.date(2026, 11, 5)),
         (1793889600000, dt.date(2026, 11, 5)),

@@ -252,9 +252,12 @@ def to_date(value: Any) -> dt.date | None:
     if re.fullmatch(r"\d{9,13}(\.\d+)?", raw):
         return to_date(float(raw))
     try:
-        return dt.datetime.fromisoformat(raw.replace("Z", "+00:00")).date()
+        moment = dt.datetime.fromisoformat(raw.replace("Z", "+00:00"))
     except ValueError:
         pass
+    else:
+        # A moment with an offset is dated by its UTC day, as epochs are; a naive one as written.
+        return (moment.astimezone(dt.UTC) if moment.tzinfo else moment).date()
     try:
         return dt.date.fromisoformat(raw[:10])
     except ValueError:
