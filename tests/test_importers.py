@@ -482,6 +482,23 @@ def test_files_of_different_models_are_not_one_sweep(site: Path, tmp_path: Path)
     assert "not one sweep: their model differs" in line
 
 
+def test_files_naming_one_model_two_ways_are_one_sweep(site: Path, tmp_path: Path) -> None:
+    # A model served from a local path: both names find m1 (its hf_id and its name), and
+    # where --model is given the files' names do not matter at all.
+    other = json.loads((VLLM / "c4.json").read_text())
+    other["model_id"] = "/mnt/models/Model-One"
+    path = tmp_path / "other.json"
+    path.write_text(json.dumps(other))
+    files = [VLLM / "c1.json", path]
+    record = imported(site, "vllm", files, *SWEEP_OPTIONS, "--workload", "chat", out="a.yaml")
+    assert record["model"] == "m1" and len(record["configs"]) == 2
+    other["model_id"] = "/mnt/models/checkpoint-17"
+    path.write_text(json.dumps(other))
+    options = [*SWEEP_OPTIONS, "--workload", "chat", "--model", "m1"]
+    record = imported(site, "vllm", files, *options, out="b.yaml")
+    assert record["model"] == "m1" and len(record["configs"]) == 2
+
+
 def test_a_record_the_build_would_refuse_is_not_written(site: Path) -> None:
     # The run id comes from the file name, and an underscore is not allowed in it.
     target = site / "data/runs/lab/my_run.yaml"

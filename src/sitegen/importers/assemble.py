@@ -213,29 +213,52 @@ def _configs(measurements: list[Measurement], options: Options) -> list[dict[str
 SWEEP_WIDE = ("model", "gpu", "engine", "precision", "isl", "osl")
 
 
-def one_sweep(measurements: list[Measurement]) -> Measurement:
+def _sameness(name: str, value: Any, options: Options, known: dict) -> Any:
+    """What two files must share for one sweep: nothing where an option decides, else the
+    slug a model or GPU name finds (a local path and an hf_id may name one model)."""
+    given = {
+        "model": options.model,
+        "gpu": options.gpu,
+        "engine": options.engine,
+        "precision": options.precision,
+        "isl": options.workload,
+        "osl": options.workload,
+    }
+    if given.get(name):
+        return None
+    if name in ("model", "gpu") and known:
+        return match(value, known[f"{name}s"]) or value
+    return value.strip().lower() if isinstance(value, str) else value
+
+
+def one_sweep(
+    measurements: list[Measurement], options: Options | None = None, known: dict | None = None
+) -> Measurement:
     """A stand-in carrying what the files of one sweep say together; they must not disagree.
 
     A file that says nothing (vLLM's openai-chat backend names no engine) takes what the
-    others say.
+    others say; an option given settles the matter whatever the files say.
     """
+    options = options or Options()
     merged: dict[str, Any] = {}
     for name in SWEEP_WIDE + ("engine_version", "source", "url"):
         said = {getattr(m.identity, name): m.file for m in measurements}
         said.pop(None, None)
-        if len(said) > 1 and name in SWEEP_WIDE:
-            listing = ", ".join(f"{value} in {Path(file).name}" for value, file in said.items())
-            raise SiteError(
-                [
-                    Problem(
-                        measurements[0].file,
-                        None,
-                        f"--{name}",
-                        f"the files are not one sweep: their {name} differs ({listing}); "
-                        "import them separately",
-                    )
-                ]
-            )
+        if name in SWEEP_WIDE:
+            kinds = {_sameness(name, value, options, known or {}) for value in said}
+            if len(kinds) > 1:
+                listing = ", ".join(f"{v} in {Path(file).name}" for v, file in said.items())
+                raise SiteError(
+                    [
+                        Problem(
+                            measurements[0].file,
+                            None,
+                            f"--{name}",
+                            f"the files are not one sweep: their {name} differs ({listing}); "
+                            "import them separately",
+                        )
+                    ]
+                )
         merged[name] = next(iter(said), None)
     dates = [m.identity.date for m in measurements if m.identity.date]
     identity = Identity(date=min(dates) if dates else None, **merged)
@@ -325,7 +348,7 @@ def plan_records(
         for m in measurements:
             groups[resolver.key(m, dated=True)].append(m)
     else:
-        groups[resolver.key(one_sweep(measurements), dated=False)] = measurements
+        groups[resolver.key(one_sweep(measurements, options, known), dated=False)] = measurements
     source = _source(resolver, options, measurements)
     _check_counts(resolver, measurements, options)
     resolver.fail_if_gaps()
