@@ -257,6 +257,7 @@ def _grids(run: MatrixRun) -> tuple[Grid, ...]:
             lambda c: c.aggregate_tok_s,
             whole,
             True,
+            " tok/s",
         ),
         _grid(
             run,
@@ -266,6 +267,7 @@ def _grids(run: MatrixRun) -> tuple[Grid, ...]:
             lambda c: c.aggregate_tok_s / run.gpus,
             tokens,
             True,
+            " tok/s per GPU",
         ),
         _grid(
             run,
@@ -275,6 +277,7 @@ def _grids(run: MatrixRun) -> tuple[Grid, ...]:
             lambda c: c.per_request_tok_s,
             whole,
             True,
+            " tok/s",
         ),
         _grid(
             run,
@@ -379,7 +382,8 @@ def sweep_report(run: SweepRun, site: Site) -> SweepReport:
     facts = (
         f"Measured by {run.source} on {_date_words(run)}: {site.models[run.model].name} on "
         f"{gpu.name}, {engine} {precision_name(run.precision)}, "
-        f"{site.workloads[run.workload].name} workload, {len(run.configs)} configs."
+        f"{site.workloads[run.workload].name} workload, {len(run.configs)} "
+        f"config{'' if len(run.configs) == 1 else 's'}."
     )
     ordered = sorted(
         run.configs, key=lambda c: (c.status != "ok", c.gpus, c.parallelism, c.concurrency)
