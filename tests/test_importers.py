@@ -532,6 +532,19 @@ def test_an_out_folder_that_is_a_file_is_one_line(site: Path) -> None:
     assert taken.read_text() == "not a folder\n"
 
 
+def test_out_named_json_gets_a_json_record_the_build_reads(site: Path, tmp_path: Path) -> None:
+    # DATA.md allows data/runs/*.json; a .json path must not receive YAML.
+    target = site / "data/runs/lab/v.json"
+    result = run(
+        site, "vllm", VLLM / "c1.json", "--out", target, *SWEEP_OPTIONS, "--workload", "chat"
+    )
+    assert result.exit_code == 0, result.output
+    record = json.loads(target.read_text())
+    assert (record["date"], record["configs"][0]["concurrency"]) == ("2026-11-04", 1)
+    loads_cleanly(site)
+    build(site, tmp_path / "out")
+
+
 def test_a_second_import_replaces_the_record(site: Path) -> None:
     target = site / "data/runs/v.yaml"
     args = ["vllm", VLLM / "c1.json", "--out", target, *SWEEP_OPTIONS, "--workload", "chat"]

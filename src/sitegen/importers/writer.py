@@ -91,6 +91,24 @@ def render(record: dict[str, Any], header: str) -> str:
     return text
 
 
+def render_json(record: dict[str, Any]) -> str:
+    """The record as JSON, for an --out that names a .json file (JSON has no comments)."""
+    return json.dumps(record, indent=2, ensure_ascii=False, default=_iso) + "\n"
+
+
+def _iso(value: Any) -> str:
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    raise TypeError(f"cannot write {type(value).__name__} to JSON")
+
+
+def text_of(item: Planned) -> str:
+    """What is written at the record's path: JSON for a .json file, else readable YAML."""
+    if item.path.suffix == ".json":
+        return render_json(item.record)
+    return render(item.record, header(item))
+
+
 def _rel(path: Path, site_root: Path) -> tuple[str, str]:
     """(path for messages, run id) of a record file, as a build would name them."""
     try:
@@ -114,9 +132,9 @@ def check_records(
 ) -> list[Problem]:
     """Run the build's checks on each record; SiteError if any has an error."""
     for item in planned:
-        text = render(item.record, header(item))
+        text = text_of(item)
         rel, rid = _rel(item.path, site_root)
-        doc = parse(text)
+        doc = parse(text, json_file=item.path.suffix == ".json")  # as the build reads it
         check_run(doc.data, doc, rel, rid, known, problems)
     if problems.errors:
         raise SiteError(problems.sorted())
@@ -147,7 +165,7 @@ def write_records(planned: list[Planned]) -> tuple[tuple[Path, ...], tuple[Path,
     try:
         for item in planned:
             try:
-                staged.append((_stage(item.path, render(item.record, header(item))), item.path))
+                staged.append((_stage(item.path, text_of(item)), item.path))
             except OSError as exc:
                 why = exc.strerror or str(exc)
                 message = f"cannot write the record there: {why}"
