@@ -421,7 +421,10 @@ def test_auto_says_which_format_it_chose_also_when_the_import_fails(site: Path) 
 
 
 def _fails(site: Path, *args: str | Path) -> list[str]:
-    target = site / "data/runs/bad.yaml"
+    return _fails_at(site, site / "data/runs/bad.yaml", *args)
+
+
+def _fails_at(site: Path, target: Path, *args: str | Path) -> list[str]:
     result = run(site, *args, "--out", target)
     assert result.exit_code == 1, result.output
     assert not target.exists()
@@ -543,6 +546,18 @@ def test_out_named_json_gets_a_json_record_the_build_reads(site: Path, tmp_path:
     assert (record["date"], record["configs"][0]["concurrency"]) == ("2026-11-04", 1)
     loads_cleanly(site)
     build(site, tmp_path / "out")
+
+
+def test_a_record_whose_run_id_another_file_has_is_not_written(site: Path) -> None:
+    # data/runs/lab/v.yaml and data/runs/lab-v.json would both be run "lab-v": the build
+    # refuses that, so the import does too.
+    args = [VLLM / "c1.json", *SWEEP_OPTIONS, "--workload", "chat"]
+    first = site / "data/runs/lab/v.yaml"
+    assert run(site, "vllm", *args[:1], "--out", first, *args[1:]).exit_code == 0
+    second = site / "data/runs/lab-v.json"
+    (line,) = _fails_at(site, second, "vllm", *args)
+    assert line.startswith("data/runs/lab-v.json: ") and "lab/v.yaml" in line
+    loads_cleanly(site)
 
 
 def test_a_second_import_replaces_the_record(site: Path) -> None:

@@ -18,7 +18,7 @@ import yaml
 
 from ..records import Problem, Problems, check_run, run_id
 from ..records.yamlpos import parse
-from .assemble import Planned
+from .assemble import RUN_SUFFIXES, Planned
 from .common import SiteError
 
 PLAIN = re.compile(r"^[A-Za-z][A-Za-z0-9 ._/+()-]*$")
@@ -127,13 +127,33 @@ def header(planned: Planned) -> str:
     return f"Written by `sitegen import` from {files}; edit freely, or re-import to replace."
 
 
+def _run_ids(site_root: Path, replaced: set[Path]) -> dict[str, str]:
+    """Run id -> file of the site's run records, but for those this import replaces."""
+    runs = site_root / "data" / "runs"
+    ids: dict[str, str] = {}
+    if not runs.is_dir():
+        return ids
+    for path in sorted(runs.rglob("*")):
+        hidden = any(part.startswith(".") for part in path.relative_to(runs).parts)
+        if path.suffix not in RUN_SUFFIXES or hidden or not path.is_file():
+            continue
+        if path.resolve() not in replaced:
+            rel = path.relative_to(runs).as_posix()
+            ids.setdefault(run_id(rel), f"data/runs/{rel}")
+    return ids
+
+
 def check_records(
     planned: list[Planned], known: dict, site_root: Path, problems: Problems
 ) -> list[Problem]:
     """Run the build's checks on each record; SiteError if any has an error."""
+    taken = _run_ids(site_root, {item.path.resolve() for item in planned})
     for item in planned:
         text = text_of(item)
         rel, rid = _rel(item.path, site_root)
+        if rid in taken:  # the build refuses two files with one run id
+            problems.add(Problem(rel, None, "", f"run id {rid!r} is also the id of {taken[rid]}"))
+        taken.setdefault(rid, rel)
         doc = parse(text, json_file=item.path.suffix == ".json")  # as the build reads it
         check_run(doc.data, doc, rel, rid, known, problems)
     if problems.errors:
