@@ -151,6 +151,7 @@ def test_link_text_makes_sense_out_of_context(pages):
 def test_no_context_zero_and_legends_carry_units(pages):
     kimi = html_text(pages[KIMI + "index.html"])
     assert "context 0" not in kimi and "no added context" in kimi
+    assert re.search(r"741 tok/s [\d,]+ tok/s per GPU, 16 requests", kimi)
     report = html_text(pages[MATRIX_RUN + "index.html"])
     for legend in re.findall(r"(?:slower|faster) \(([^)]*)\)", report):
         assert re.search(r"\d (tok/s|tok/s per GPU|s)$", legend), legend
@@ -195,6 +196,24 @@ def test_chart_labels_meet_wcag_aa(pages):
     svg = re.search(r"<svg.*?</svg>", pages[DEEPSEEK + "index.html"], re.S).group(0)
     for colour in set(re.findall(r'<g[^>]*fill="(#[0-9a-fA-F]{6})"', svg)):
         assert contrast(colour, "#ffffff") >= 4.5, colour
+
+
+def test_heat_cells_keep_their_numbers_readable(pages):
+    html = pages[MATRIX_RUN + "index.html"]
+    colours = set(re.findall(r'class="num heat" style="background-color: (#[0-9a-f]{6})"', html))
+    assert len(colours) > 10
+    for colour in colours:
+        assert contrast(colour, "#1b1f24") >= 4.5, colour
+
+
+def test_browse_links_are_told_apart(pages):
+    browse = re.search(r'<section class="browse">(.*?)</section>', pages["index.html"], re.S)
+    assert "</a> · <a" in browse.group(1)
+
+
+def test_one_phrase_row_labels_do_not_wrap(files):
+    css = files["assets/style.css"].decode()
+    assert re.search(r"table\.ladder tbody th, \.runs tbody th[^{]*\{ white-space: nowrap", css)
 
 
 def test_focus_is_visible_and_print_is_styled(files):
