@@ -208,6 +208,13 @@ def test_heat_cells_keep_their_numbers_readable(pages):
         assert contrast(colour, "#1b1f24") >= 4.5, colour
 
 
+def test_dates_do_not_break_at_their_hyphens(pages):
+    assert (
+        '<span class="nowrap">2026-11-05</span> → <span class="nowrap">2026-11-05</span>'
+        in (pages[KIMI + "index.html"])
+    )
+
+
 def test_browse_links_are_told_apart(pages):
     browse = re.search(r'<section class="browse">(.*?)</section>', pages["index.html"], re.S)
     assert "</a> · <a" in browse.group(1)
@@ -225,6 +232,12 @@ def test_focus_is_visible_and_print_is_styled(files):
     assert re.search(r"svg\.chart \.pt:focus-visible\s*\{[^}]*!important", css)
     print_rules = " ".join(re.findall(r"@media print \{(.*?)\n\}", css, re.S))
     assert ".site-header nav" in print_rules and "overflow: visible" in print_rules
+    assert ".screen-only" in print_rules
+
+
+def test_print_leaves_out_what_paper_cannot_do(pages):
+    kimi = pages[KIMI + "index.html"]
+    assert '<span class="screen-only">Hover over a point' in kimi
 
 
 # -- in Chromium --------------------------------------------------------------------------------
