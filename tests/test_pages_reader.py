@@ -106,6 +106,7 @@ def test_every_page_can_be_shared_with_title_description_and_address(pages):
         assert title.endswith("LLM Inference Leaderboard") and title.count("·") <= 1, (name, title)
         if name == "404.html":
             assert "og:url" not in meta  # no canonical address to share
+            assert meta.get("robots") == "noindex"
             continue
         description = meta.get("description", "")
         assert len(description) >= 50, (name, description)
