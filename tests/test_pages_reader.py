@@ -125,6 +125,12 @@ def test_descriptions_say_what_the_page_holds(pages):
     assert "1 configs" not in sweep and "1 config." in html_text(sweep)
 
 
+def test_every_navigation_landmark_is_named(pages):
+    for name, html in pages.items():
+        for nav in re.findall(r"<nav[^>]*>", html):
+            assert "aria-label=" in nav, (name, nav)
+
+
 def test_json_ld_is_valid_json(pages):
     for name, html in pages.items():
         for block in re.findall(r'<script type="application/ld\+json">(.*?)</script>', html, re.S):
