@@ -288,3 +288,17 @@ def test_keyboard_reaches_a_chart_point_and_shows_its_tip(public, browser):
     assert outline_style == "solid"
     assert page.locator("svg.frontier-chart .tip.t0").first.is_visible()
     context.close()
+
+
+def test_compare_page_reads_like_the_others(make_site):
+    from conftest import sweep
+
+    root = make_site({"lab/a.yaml": sweep(gpu="g1"), "lab/b.yaml": sweep(gpu="g2")})
+    built, _ = render_site(root)
+    html = built["compare/g1-vs-g2/m1/index.html"].decode()
+    page = outline(html)
+    assert page.headings.count(1) == 1
+    assert "GPU One and GPU Two side by side" in page.meta["description"]
+    assert page.tables and all(t["caption"] and "scroll" in t["wrapper"] for t in page.tables)
+    pair = built["models/m1/g1/index.html"].decode()
+    assert "GPU One vs GPU Two</a>" in pair  # the link names both GPUs, not a bare slug

@@ -185,6 +185,7 @@ class Planner:
                 if other != gpu
             ],
             "description": _pair_description(site, model, gpu, main, self.tier),
+            "gpus": site.gpus,  # names for the compare links
         }
         return Page(
             pair_route(model, gpu),
