@@ -300,5 +300,7 @@ def test_compare_page_reads_like_the_others(make_site):
     assert page.headings.count(1) == 1
     assert "GPU One and GPU Two side by side" in page.meta["description"]
     assert page.tables and all(t["caption"] and "scroll" in t["wrapper"] for t in page.tables)
+    # GPU Two has no price: its cost cells say so rather than showing a bare dash
+    assert html_text(html).count("no price") == 4
     pair = built["models/m1/g1/index.html"].decode()
     assert "GPU One vs GPU Two</a>" in pair  # the link names both GPUs, not a bare slug
