@@ -302,5 +302,17 @@ def test_compare_page_reads_like_the_others(make_site):
     assert page.tables and all(t["caption"] and "scroll" in t["wrapper"] for t in page.tables)
     # GPU Two has no price: its cost cells say so rather than showing a bare dash
     assert html_text(html).count("no price") == 4
+    gpu_two = html_text(built["gpus/g2/index.html"].decode())
+    assert "no price" in gpu_two
     pair = built["models/m1/g1/index.html"].decode()
     assert "GPU One vs GPU Two</a>" in pair  # the link names both GPUs, not a bare slug
+
+
+def test_model_and_gpu_pages_give_the_reason_for_a_dash(make_site):
+    from conftest import config, sweep
+
+    slow = sweep(configs=[config(8, 64, 1000.0, 100.0), config(8, 16, 600.0, 80.0)])
+    built, _ = render_site(make_site({"lab/slow.yaml": slow}))
+    for name in ("models/m1/index.html", "gpus/g1/index.html"):
+        text = html_text(built[name].decode())
+        assert "No config reaches 20 tok/s per user" in text, name
