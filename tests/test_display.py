@@ -83,6 +83,7 @@ def test_dollars_never_read_zero(value):
 
 def test_rate_and_context():
     assert rate(50) == "50" and rate(24.102) == "24.1" and rate(50.0) == "50"
+    assert rate(149.9985) == "150" and rate(75.00019) == "75" and rate(1234.5) == "1,234"
     assert [context_tokens(c) for c in (0, 8192, 32768, 131072)] == ["0", "8K", "32K", "128K"]
 
 

@@ -41,12 +41,13 @@ def tokens(value: float | None) -> str:
 
 
 def rate(value: float | None) -> str:
-    """A per-user speed: 24.1, 50, 150 (no trailing .0 on whole numbers)."""
+    """A per-user speed: 24.1, 50, 150 (149.998 too: no trailing .0)."""
     if _missing(value):
         return DASH
-    if float(value).is_integer():
-        return f"{int(value):,}"
-    return f"{value:,.1f}" if abs(value) < 1000 else f"{round(value):,}"
+    if abs(value) >= 1000:
+        return f"{round(value):,}"
+    shown = f"{value:,.1f}"
+    return shown[:-2] if shown.endswith(".0") else shown
 
 
 def dollars(value: float | None) -> str:
