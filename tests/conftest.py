@@ -113,16 +113,30 @@ def make_site(tmp_path: Path) -> SiteMaker:
     return make
 
 
-@pytest.fixture
-def flagship(tmp_path: Path) -> Path:
-    """A copy of the repository's own site (sitegen.yaml, data/, content/)."""
-    root = tmp_path / "flagship"
-    root.mkdir()
+def copy_flagship(root: Path) -> Path:
+    """Copy the repository's own site (sitegen.yaml, data/, content/) into `root`."""
+    root.mkdir(parents=True, exist_ok=True)
     shutil.copy(REPO / "sitegen.yaml", root / "sitegen.yaml")
     shutil.copytree(REPO / "data", root / "data")
     if (REPO / "content").is_dir():
         shutil.copytree(REPO / "content", root / "content")
     return root
+
+
+@pytest.fixture
+def flagship(tmp_path: Path) -> Path:
+    """A copy of the flagship site that a test may change."""
+    return copy_flagship(tmp_path / "flagship")
+
+
+@pytest.fixture(scope="session")
+def flagship_files(tmp_path_factory) -> tuple[Path, dict[str, bytes]]:
+    """The flagship built once in memory: its folder and output path -> bytes. Read only."""
+    from sitegen.build import render_site
+
+    root = copy_flagship(tmp_path_factory.mktemp("flagship") / "site")
+    files, _ = render_site(root)
+    return root, files
 
 
 class _Tables(HTMLParser):

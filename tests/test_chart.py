@@ -54,18 +54,6 @@ def _fit(pairs: list[tuple[float, float]]) -> tuple[float, float]:
     return a, p0 - a * v0
 
 
-@pytest.fixture(scope="module")
-def flagship_files(tmp_path_factory) -> tuple[Path, dict[str, bytes]]:
-    from conftest import REPO
-
-    root = tmp_path_factory.mktemp("flagship")
-    shutil.copy(REPO / "sitegen.yaml", root / "sitegen.yaml")
-    shutil.copytree(REPO / "data", root / "data")
-    shutil.copytree(REPO / "content", root / "content")
-    files, _ = render_site(root)
-    return root, files
-
-
 def _pairs(files: dict[str, bytes]) -> list[str]:
     return sorted(
         p.removesuffix("data.json")

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 
-from conftest import REPO, html_text
+from conftest import html_text
 from sitegen.build import render_site
 
 KIMI = "models/kimi-k3.1-pro/mi355x/"
@@ -20,13 +19,8 @@ PHONE_WIDTH_PX = 390
 
 
 @pytest.fixture(scope="module")
-def files(tmp_path_factory) -> dict[str, bytes]:
-    root = tmp_path_factory.mktemp("reader")
-    shutil.copy(REPO / "sitegen.yaml", root / "sitegen.yaml")
-    shutil.copytree(REPO / "data", root / "data")
-    shutil.copytree(REPO / "content", root / "content")
-    built, _ = render_site(root)
-    return built
+def files(flagship_files) -> dict[str, bytes]:
+    return flagship_files[1]
 
 
 @pytest.fixture(scope="module")

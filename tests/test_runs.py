@@ -99,17 +99,8 @@ def _seed_tables() -> dict[str, list[list[str]]]:
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory) -> dict[str, bytes]:
-    import shutil
-
-    from conftest import REPO
-
-    root = tmp_path_factory.mktemp("flagship")
-    shutil.copy(REPO / "sitegen.yaml", root / "sitegen.yaml")
-    shutil.copytree(REPO / "data", root / "data")
-    shutil.copytree(REPO / "content", root / "content")
-    files, _ = render_site(root)
-    return files
+def built(flagship_files) -> dict[str, bytes]:
+    return flagship_files[1]
 
 
 @pytest.fixture(scope="module")
