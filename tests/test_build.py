@@ -348,3 +348,25 @@ def test_a_template_added_between_builds_of_one_process_is_used(make_site, tmp_p
     build(root, tmp_path / "c")
     assert "Edited 404" in (tmp_path / "c/404.html").read_text()
     assert "Our own 404" not in (tmp_path / "a/404.html").read_text()
+
+
+def test_index_ranks_each_workload_on_its_own(make_site, tmp_path):
+    runs = {
+        "a.yaml": sweep(configs=[config(8, 64, 1000.0, 40.0)]),
+        "b.yaml": sweep(model="m2", configs=[config(8, 64, 3000.0, 40.0)]),
+        "c.yaml": sweep(workload="long", configs=[config(8, 64, 9000.0, 40.0)]),
+    }
+    out = tmp_path / "out"
+    build(make_site(runs=runs), out)
+    html = (out / "index.html").read_text()
+    boards = [t for t in html_tables(html) if t and t[0][0] == "Rank"]
+    # the default workload (chat) first, its own ranks from 1; "long" ranked apart
+    assert [[row[:4] for row in board[1:]] for board in boards] == [
+        [["1", "Model Two", "GPU One", "3,000"], ["2", "Model One", "GPU One", "1,000"]],
+        [["1", "Model One", "GPU One", "9,000"]],
+    ]
+    text = html_text(html)
+    assert text.index("Chat") < text.index("Long context")
+    # leaderboard.json stays one list, best first, as SITE.md defines it
+    rows = json.loads((out / "data/leaderboard.json").read_text())
+    assert [r["throughput_per_gpu"] for r in rows] == [9000.0, 3000.0, 1000.0]

@@ -112,7 +112,7 @@ def test_every_page_can_be_shared_with_title_description_and_address(pages):
 
 def test_descriptions_say_what_the_page_holds(pages):
     index = outline(pages["index.html"]).meta["description"]
-    assert "tokens/s per GPU" in index and "Kimi K3.1 Pro on MI355X" in index
+    assert "Kimi K3.1 Pro on MI355X at 12,926 tokens/s per GPU (AgentX agentic coding)" in index
     run = outline(pages[MATRIX_RUN + "index.html"]).meta["description"]
     assert run.startswith("Kimi K3.1 Pro on MI355X")
     sweep = pages["runs/inferencex-deepseek-v4-pro-b200-dynamo-vllm-fp4-8k1k-2026-08-26/index.html"]

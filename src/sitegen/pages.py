@@ -277,32 +277,7 @@ class Planner:
         plan = Plan()
         keys = self.pair_keys()
         rows = leaderboard_rows(site, self.pairs)
-        plan.pages.append(
-            Page(
-                "",
-                "index.html",
-                site.config.title,
-                {
-                    "rows": [
-                        dict(
-                            r,
-                            model_obj=site.models[r["model"]],
-                            gpu_obj=site.gpus[r["gpu"]],
-                            workload_obj=site.workloads[r["workload"]],
-                        )
-                        for r in rows
-                    ],
-                    "only_matrix": [k for k in keys if k not in self.pairs],
-                    "models": site.models,
-                    "gpus": site.gpus,
-                    "tier": self.tier,
-                    "tier_label": self.tiers.get(self.tier, self.tier),
-                    "pricing": site.pricing,
-                    "interactivity": site.config.headline_interactivity,
-                    "pages": sorted(self.content.pages),
-                },
-            )
-        )
+        plan.pages.append(self.index_page(rows, keys))
         for model, gpu in keys:
             plan.pages.append(self.pair_page(model, gpu))
             plan.files.append(
@@ -331,6 +306,55 @@ class Planner:
         plan.files.append(DataFile("data/leaderboard.json", to_json(rows)))
         plan.files.append(DataFile("data/leaderboard.csv", leaderboard_csv(site, rows)))
         return plan
+
+    def index_page(self, rows: list[dict], keys: list[tuple[str, str]]) -> Page:
+        """The overview: one board per workload (the default first), each ranked on its own.
+
+        Throughput on one workload says nothing about another, so rows of different
+        workloads are never ranked against each other.
+        """
+        site = self.site
+        default = site.config.default_workload
+        boards = []
+        for workload in sorted({r["workload"] for r in rows}, key=lambda w: (w != default, w)):
+            board = [
+                dict(r, model_obj=site.models[r["model"]], gpu_obj=site.gpus[r["gpu"]])
+                for r in rows
+                if r["workload"] == workload
+            ]
+            boards.append({"workload": site.workloads[workload], "rows": board})
+        models = sorted({m for m, _ in keys}, key=lambda m: site.models[m].name)
+        gpus = sorted({g for _, g in keys}, key=lambda g: site.gpus[g].name)
+        leaders = [
+            f"{b['rows'][0]['model_obj'].name} on {b['rows'][0]['gpu_obj'].name} at "
+            f"{display.tokens(b['rows'][0]['throughput_per_gpu'])} tokens/s per GPU "
+            f"({b['workload'].name})"
+            for b in boards
+            if b["rows"][0]["throughput_per_gpu"] is not None
+        ]
+        description = site.config.description or (
+            f"Tokens/s per GPU and $ per million tokens at "
+            f"{display.rate(site.config.headline_interactivity)} tokens/s per user: "
+            f"{display.plural(len(models), 'model')} on {display.plural(len(gpus), 'GPU type')}, "
+            "measured by concurrency sweeps and ranked per workload."
+            + (f" Best: {display.human_list(leaders)}." if leaders else "")
+        )
+        return Page(
+            "",
+            "index.html",
+            site.config.title,
+            {
+                "boards": boards,
+                "only_matrix": [k for k in keys if k not in self.pairs],
+                "models": [site.models[m] for m in models],
+                "gpus": [site.gpus[g] for g in gpus],
+                "tier": self.tier,
+                "tier_label": self.tiers.get(self.tier, self.tier),
+                "pricing": site.pricing,
+                "interactivity": site.config.headline_interactivity,
+                "description": description,
+            },
+        )
 
     def model_page(self, model: str, keys: list[tuple[str, str]]) -> Page:
         m = self.site.models[model]
