@@ -370,3 +370,33 @@ def test_index_ranks_each_workload_on_its_own(make_site, tmp_path):
     # leaderboard.json stays one list, best first, as SITE.md defines it
     rows = json.loads((out / "data/leaderboard.json").read_text())
     assert [r["throughput_per_gpu"] for r in rows] == [9000.0, 3000.0, 1000.0]
+
+
+def test_a_pair_with_only_a_matrix_run_says_there_is_no_ladder(make_site, tmp_path):
+    matrix = {
+        "kind": "matrix",
+        "source": "Lab",
+        "date": "2026-10-01",
+        "model": "m1",
+        "gpu": "g1",
+        "gpus": 2,
+        "engine": "vllm",
+        "precision": "fp8",
+        "decode": [
+            {
+                "context": 0,
+                "concurrency": 1,
+                "aggregate_tok_s": 50,
+                "per_request_tok_s": 50,
+                "ttft_s": 0.1,
+            }
+        ],
+    }
+    out = tmp_path / "out"
+    build(make_site(runs={"m.yaml": matrix}), out)
+    text = html_text((out / "models/m1/g1/index.html").read_text())
+    assert "no concurrency sweep of this pair has been published yet" in text
+    assert "ladder above" not in text and "Quick answer" not in text
+    assert "Also measured, as context x concurrency matrices only" in html_text(
+        (out / "index.html").read_text()
+    )
