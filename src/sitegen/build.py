@@ -8,7 +8,7 @@ from pathlib import Path
 from .content import load_content
 from .output import write_tree
 from .pages import plan_site
-from .records import Problems, SiteError, load_site
+from .records import Problem, Problems, SiteError, load_site
 from .render import asset_files, environment, render_page
 from .sitemap import robots_txt, sitemap_xml
 from .tables import summarise
@@ -45,12 +45,34 @@ def render_site(site_root: Path, strict: bool = False) -> tuple[dict[str, bytes]
     return files, problems
 
 
+SOURCES = ("data", "content", "templates")
+
+
+def unsafe_out(site_root: Path, out: Path) -> str:
+    """Why writing to `out` would destroy something (a build replaces the whole folder), or ''."""
+    site, target = site_root.resolve(), out.resolve()
+    if target == site or target in site.parents:
+        return f"{out} is the site folder or holds it; a build replaces its output folder entirely"
+    for name in SOURCES:
+        source = site / name
+        if target == source or source in target.parents:
+            return f"{out} is inside the site's {name}/; choose a folder of its own (e.g. public)"
+    if target.is_dir() and any((target / name).exists() for name in ("sitegen.yaml", ".git")):
+        return (
+            f"{out} holds a site or a git repository; a build replaces its output folder entirely"
+        )
+    return ""
+
+
 def build(
     site_root: Path | str, out_dir: Path | str | None = None, strict: bool = False
 ) -> BuildResult:
     """Build the site into out_dir (default: <site>/public); the old output stays on error."""
     site_root = Path(site_root)
     out = Path(out_dir) if out_dir is not None else site_root / "public"
+    refused = unsafe_out(site_root, out)
+    if refused:
+        raise SiteError([Problem("--out", None, "", refused)], "nothing written")
     files, problems = render_site(site_root, strict)
     write_tree(out, files)
     pages = sum(1 for name in files if name.endswith(".html"))

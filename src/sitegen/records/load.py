@@ -11,7 +11,7 @@ from . import schema
 from .checker import SLUG, Checker
 from .model import Run, Site, SweepRun
 from .problems import WARNING, Problem, Problems, SiteError
-from .yamlpos import Document, ParseError, parse
+from .yamlpos import Document, ParseError, decode, parse
 
 RUN_SUFFIXES = (".yaml", ".yml", ".json")
 EMPTY = Document({})
@@ -24,12 +24,12 @@ def read_document(path: Path, rel: str, problems: Problems, required: bool = Tru
             problems.add(Problem(rel, None, "", "file not found"))
         return EMPTY
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        problems.add(Problem(rel, None, "", f"cannot read: {exc}"))
+        raw = path.read_bytes()
+    except OSError as exc:
+        problems.add(Problem(rel, None, "", f"cannot read: {exc.strerror or exc}"))
         return EMPTY
     try:
-        return parse(text, json_file=path.suffix == ".json")
+        return parse(decode(raw), json_file=path.suffix == ".json")
     except ParseError as exc:
         problems.add(Problem(rel, exc.line, "", exc.message))
         return EMPTY

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,20 +24,48 @@ class DuplicateKeyError(yaml.MarkedYAMLError):
     pass
 
 
+MERGE_TAG = "tag:yaml.org,2002:merge"
+# YAML 1.1 reads 1e3 and 1e400 as strings; a site owner means numbers (YAML 1.2 and JSON agree).
+_FLOAT_1_2 = re.compile(r"^[-+]?(?:[0-9][0-9_]*)(?:\.[0-9_]*)?[eE][-+]?[0-9]+$")
+
+
 def _construct_mapping(loader: _Loader, node: yaml.MappingNode, deep: bool = False) -> dict:
+    # a key written twice in the same mapping is an error; a key that overrides one
+    # brought in by a merge (<<: *base) is what merge keys are for
+    own = [k for k, _ in node.value if k.tag != MERGE_TAG]
     loader.flatten_mapping(node)
     seen: dict[Any, Any] = {}
+    own_seen: set = set()
     for key_node, value_node in node.value:
         key = loader.construct_object(key_node, deep=deep)
-        if key in seen:
+        try:
+            hash(key)
+        except TypeError:
             raise DuplicateKeyError(
-                problem=f"duplicate key {key!r}", problem_mark=key_node.start_mark
-            )
+                problem=f"a key must be a plain value, not {type(key).__name__}",
+                problem_mark=key_node.start_mark,
+            ) from None
+        if any(key_node is k for k in own):
+            if key in own_seen:
+                raise DuplicateKeyError(
+                    problem=f"duplicate key {key!r}", problem_mark=key_node.start_mark
+                )
+            own_seen.add(key)
         seen[key] = loader.construct_object(value_node, deep=deep)
     return seen
 
 
+def _construct_timestamp(loader: _Loader, node: yaml.ScalarNode) -> Any:
+    """A date YAML recognises but the calendar lacks (2026-13-45) stays text for the checker."""
+    try:
+        return yaml.constructor.SafeConstructor.construct_yaml_timestamp(loader, node)
+    except ValueError:
+        return loader.construct_scalar(node)
+
+
 _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+_Loader.add_constructor("tag:yaml.org,2002:timestamp", _construct_timestamp)
+_Loader.add_implicit_resolver("tag:yaml.org,2002:float", _FLOAT_1_2, list("-+0123456789"))
 
 
 @dataclass
@@ -63,17 +92,22 @@ class ParseError(Exception):
         self.line = line
 
 
-def _walk(node: yaml.Node, path: Path_, lines: dict[Path_, int]) -> None:
+def _walk(node: yaml.Node, path: Path_, lines: dict[Path_, int], seen: set[int]) -> None:
     lines[path] = node.start_mark.line + 1
+    if id(node) in seen:
+        # an alias: its fields keep the line of the alias (a nested one would multiply
+        # the walk without end: `a: &a [*a]`, or ten aliases of ten aliases of ...)
+        return
+    seen.add(id(node))
     if isinstance(node, yaml.MappingNode):
         for key_node, value_node in node.value:
             key = key_node.value
-            _walk(value_node, path + (key,), lines)
+            _walk(value_node, path + (key,), lines, seen)
             # a field's line is its key's, where a reader looks for it
             lines[path + (key,)] = key_node.start_mark.line + 1
     elif isinstance(node, yaml.SequenceNode):
         for i, item in enumerate(node.value):
-            _walk(item, path + (i,), lines)
+            _walk(item, path + (i,), lines, seen)
 
 
 def _compose_and_construct(text: str) -> tuple[yaml.Node | None, Any]:
@@ -86,13 +120,53 @@ def _compose_and_construct(text: str) -> tuple[yaml.Node | None, Any]:
         loader.dispose()
 
 
+def decode(raw: bytes) -> str:
+    """UTF-8 text (a byte-order mark is dropped); anything else names its line."""
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        byte = raw[exc.start : exc.start + 1].hex()
+        raise ParseError(f"not UTF-8 text (byte 0x{byte}); save the file as UTF-8", line) from None
+
+
+class _DuplicateJsonKey(Exception):
+    pass
+
+
+def _json_object(pairs: list[tuple[str, Any]]) -> dict:
+    """json.loads keeps the last of two equal keys silently; a data file must not."""
+    out: dict = {}
+    for key, value in pairs:
+        if key in out:
+            raise _DuplicateJsonKey(key)
+        out[key] = value
+    return out
+
+
+def _parse_json(text: str) -> Any:
+    try:
+        return json.loads(text, object_pairs_hook=_json_object)
+    except json.JSONDecodeError as exc:
+        raise ParseError(f"not valid JSON: {exc.msg}", exc.lineno) from None
+    except _DuplicateJsonKey as exc:
+        key = exc.args[0]
+        # the second line that names the key is the duplicate (a guess; JSON keeps no lines)
+        rows = [
+            n
+            for n, row in enumerate(text.splitlines(), 1)
+            if json.dumps(key) + ":" in row or json.dumps(key) + " :" in row
+        ]
+        line = rows[1] if len(rows) > 1 else None
+        raise ParseError(f"not valid JSON: duplicate key {key!r}", line) from None
+    except RecursionError:
+        raise ParseError("not valid JSON: nested too deeply", None) from None
+
+
 def parse(text: str, *, json_file: bool = False) -> Document:
     """Parse YAML (or JSON) text into a Document; raise ParseError with the line on failure."""
     if json_file:
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise ParseError(f"not valid JSON: {exc.msg}", exc.lineno) from None
+        data = _parse_json(text)
     try:
         node, constructed = _compose_and_construct(text)
         if not json_file:
@@ -103,13 +177,18 @@ def parse(text: str, *, json_file: bool = False) -> Document:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else None
         raise ParseError(f"not valid YAML: {exc.problem}", line) from None
-    except yaml.YAMLError as exc:
+    except (yaml.YAMLError, RecursionError) as exc:
         if json_file:
             return Document(data)
+        if isinstance(exc, RecursionError):
+            raise ParseError("not valid YAML: nested too deeply", None) from None
         raise ParseError(f"not valid YAML: {exc}", None) from None
     lines: dict[Path_, int] = {}
     if node is not None:
-        _walk(node, (), lines)
+        try:
+            _walk(node, (), lines, set())
+        except RecursionError:
+            raise ParseError("nested too deeply", None) from None
     return Document(data, lines)
 
 

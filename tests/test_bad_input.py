@@ -1,0 +1,150 @@
+"""Bad input never crashes a build: every problem is a `file:line: field: message` line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from conftest import sweep
+from sitegen.cli import main
+from sitegen.records import load_site
+
+GOOD = yaml.safe_dump(sweep(), sort_keys=False)
+
+
+def run_cli(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, list(args))
+    assert result.exception is None or isinstance(result.exception, SystemExit), (
+        result.exc_info and "".join(__import__("traceback").format_exception(*result.exc_info))
+    )
+    return result.exit_code, result.output
+
+
+def problems_of(root: Path) -> list[str]:
+    _, problems = load_site(root)
+    return [str(p) for p in problems.sorted()]
+
+
+def check(root: Path) -> tuple[int, str]:
+    return run_cli("check", "--site", str(root))
+
+
+# -- --out must never point at the site's own files -------------------------------------------
+
+
+@pytest.mark.parametrize("where", [".", "..", "data", "content", "data/runs"])
+def test_out_that_would_replace_the_site_is_refused(make_site, where):
+    root = make_site(content={"about.md": "About\n"})
+    before = sorted(p.relative_to(root) for p in root.rglob("*"))
+    code, out = run_cli("build", "--site", str(root), "--out", str(root / where))
+    assert code == 1
+    assert "--out: " in out and "Traceback" not in out
+    assert sorted(p.relative_to(root) for p in root.rglob("*")) == before
+
+
+def test_out_holding_another_site_is_refused(make_site, tmp_path):
+    root = make_site()
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "sitegen.yaml").write_text("title: x\n")
+    code, out = run_cli("build", "--site", str(root), "--out", str(other))
+    assert code == 1 and "--out: " in out
+    assert (other / "sitegen.yaml").exists()
+
+
+def test_out_elsewhere_still_builds(make_site, tmp_path):
+    root = make_site()
+    code, out = run_cli("build", "--site", str(root), "--out", str(tmp_path / "www"))
+    assert code == 0, out
+    assert (tmp_path / "www" / "index.html").is_file()
+
+
+# -- YAML and JSON the parser trips on ---------------------------------------------------------
+
+
+def test_impossible_date_is_a_field_problem(make_site):
+    text = GOOD.replace("date: '2026-10-01'", "date: 2026-13-45")
+    code, out = check(make_site(runs={"lab/run.yaml": text}))
+    assert code == 1
+    expected = 'run.yaml:3: date: expected an ISO date (YYYY-MM-DD), got "2026-13-45"'
+    assert "data/runs/lab/" + expected in out
+
+
+@pytest.mark.parametrize(
+    "text, line",
+    [
+        ("kind: sweep\n? [a, b]\n: 1\n", 2),
+        ("a: &a [*a]\nb: *a\n", None),
+        ("a: " + "[" * 3000 + "]" * 3000 + "\n", None),
+    ],
+    ids=["list-as-key", "recursive-alias", "deep-nesting"],
+)
+def test_strange_yaml_is_reported_not_raised(make_site, text, line):
+    code, out = check(make_site(runs={"lab/run.yaml": text}))
+    assert code == 1
+    assert "data/runs/lab/run.yaml" in out
+    if line:
+        assert f"data/runs/lab/run.yaml:{line}: " in out
+
+
+def test_alias_bomb_does_not_blow_up(make_site):
+    rows = ['a0: &a0 ["x","x","x","x","x","x","x","x","x","x"]']
+    rows += [f"a{i}: &a{i} [" + ",".join([f"*a{i - 1}"] * 10) + "]" for i in range(1, 9)]
+    code, out = check(make_site(runs={"lab/run.yaml": "\n".join(rows) + "\n"}))
+    assert code == 1 and "source: expected a string" in out
+
+
+def test_deeply_nested_json_is_reported(make_site):
+    text = '{"a": ' + "[" * 100_000 + "]" * 100_000 + "}"
+    code, out = check(make_site(runs={"lab/run.json": text}))
+    assert code == 1 and "data/runs/lab/run.json: not valid JSON: nested too deeply" in out
+
+
+def test_merge_key_may_override_a_merged_field(make_site):
+    text = GOOD.replace("configs:\n", "base: &b {gpus: 8, concurrency: 2}\nconfigs:\n")
+    text = text.replace("- gpus: 8\n  concurrency: 64\n", "- <<: *b\n  concurrency: 64\n")
+    assert "<<: *b" in text
+    errors = [p for p in problems_of(make_site(runs={"lab/run.yaml": text})) if "warning" not in p]
+    assert errors == []
+
+
+def test_duplicate_key_in_one_mapping_is_still_an_error(make_site):
+    problems = problems_of(make_site(runs={"lab/run.yaml": GOOD + "model: m2\n"}))
+    assert any("duplicate key 'model'" in p for p in problems)
+
+
+def test_duplicate_json_key_is_an_error_with_its_line(make_site):
+    text = json.dumps(sweep(), indent=1)
+    text = text[: text.rindex("}")] + ',\n "model": "m2"\n}'
+    problems = problems_of(make_site(runs={"lab/run.json": text}))
+    last = len(text.splitlines()) - 1
+    assert problems == [f"data/runs/lab/run.json:{last}: not valid JSON: duplicate key 'model'"]
+
+
+def test_byte_order_mark_is_accepted_in_json_and_yaml(make_site):
+    root = make_site(
+        runs={"lab/a.json": "\ufeff" + json.dumps(sweep()), "lab/b.yaml": "\ufeff" + GOOD}
+    )
+    assert [p for p in problems_of(root) if "warning" not in p and "duplicate" not in p] == []
+
+
+def test_non_utf8_bytes_name_their_line(make_site):
+    root = make_site()
+    path = root / "data/runs/lab/run.yaml"
+    path.write_bytes(GOOD.encode() + b"notes: caf\xe9\n")
+    line = len(GOOD.splitlines()) + 1
+    assert problems_of(root) == [
+        f"data/runs/lab/run.yaml:{line}: not UTF-8 text (byte 0xe9); save the file as UTF-8"
+    ]
+
+
+def test_exponent_numbers_are_numbers(make_site):
+    text = GOOD.replace("throughput_per_gpu: 1000.0", "throughput_per_gpu: 1e3")
+    assert "1e3" in text
+    site, problems = load_site(make_site(runs={"lab/run.yaml": text}))
+    assert site is not None, problems.errors
+    assert site.runs[0].configs[0].throughput_per_gpu == 1000.0
