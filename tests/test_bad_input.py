@@ -9,7 +9,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from conftest import sweep
+from conftest import config, sweep
 from sitegen.cli import main
 from sitegen.records import load_site
 
@@ -148,3 +148,103 @@ def test_exponent_numbers_are_numbers(make_site):
     site, problems = load_site(make_site(runs={"lab/run.yaml": text}))
     assert site is not None, problems.errors
     assert site.runs[0].configs[0].throughput_per_gpu == 1000.0
+
+
+# -- values of the wrong kind or size ----------------------------------------------------------
+
+MATRIX = {
+    "kind": "matrix",
+    "source": "LocalMaxxing",
+    "date": "2026-11-11",
+    "model": "m1",
+    "gpu": "g1",
+    "gpus": 2,
+    "engine": "paiton",
+    "precision": "mxfp4",
+    "decode": [
+        {"context": 0, "concurrency": 1, "aggregate_tok_s": 9, "per_request_tok_s": 9, "ttft_s": 1}
+    ],
+}
+
+
+def test_matrix_context_that_is_a_list_is_reported(make_site):
+    record = {
+        **MATRIX,
+        "prefill": [{"context": [1]}, {"context": [1]}],
+        "decode": MATRIX["decode"] + [{"context": [1], "concurrency": {"a": 1}}] * 2,
+    }
+    code, out = check(make_site(runs={"lab/m.yaml": record}))
+    assert code == 1 and "Traceback" not in out
+    assert "prefill[0].context: expected an integer >= 0, got a list" in out
+    assert "decode[1].concurrency: expected an integer >= 1, got a mapping" in out
+
+
+def test_matrix_host_and_bench_need_plain_values(make_site):
+    record = {
+        **MATRIX,
+        "host": {"cpu": {"model": "EPYC"}, 3: "x", "rated_power_w": "a lot"},
+        "bench": {"tool": ["lmx"], "decode_seconds": "thirty", "max_output_tokens": "2k"},
+    }
+    code, out = check(make_site(runs={"lab/m.yaml": record}))
+    assert code == 1 and "Traceback" not in out
+    for expected in (
+        "host.cpu: expected a plain value (text or a number), got a mapping",
+        "host[3]: expected a field name (text), got 3",
+        'host.rated_power_w: expected a number > 0, got "a lot"',
+        "bench.tool: expected a plain value (text or a number), got a list",
+        'bench.decode_seconds: expected a number > 0, got "thirty"',
+        'bench.max_output_tokens: expected an integer >= 1, got "2k"',
+    ):
+        assert expected in out
+
+
+def test_matrix_title_is_checked_with_the_other_fields(make_site):
+    problems = problems_of(make_site(runs={"lab/m.yaml": {**MATRIX, "gpus": 0, "title": [1]}}))
+    assert any("gpus: expected an integer >= 1, got 0" in p for p in problems)
+    assert any("title: expected a string, got a list" in p for p in problems)
+
+
+@pytest.mark.parametrize(
+    "value, got",
+    [
+        ("5e-324", "got 5e-324"),
+        ("1.7e308", "got 1.7e+308"),
+        ("9" * 5000, "got infinity"),
+        (".nan", "got NaN (not a number)"),
+        ("-.inf", "got -infinity"),
+    ],
+)
+def test_numbers_out_of_any_sane_range_are_reported(make_site, value, got):
+    text = GOOD.replace("throughput_per_gpu: 1000.0", f"throughput_per_gpu: {value}")
+    code, out = check(make_site(runs={"lab/run.yaml": text}))
+    assert code == 1 and "Traceback" not in out
+    assert "run.yaml:12: configs[0].throughput_per_gpu: expected a number" in out
+    assert got in out
+
+
+def test_huge_integer_is_reported_without_printing_it(make_site):
+    record = sweep(configs=[config(10**400, 4, 100.0, 10.0)])
+    code, out = check(make_site(runs={"lab/run.yaml": record}))
+    assert code == 1
+    assert "configs[0].gpus: expected an integer between 1 and" in out
+    assert "got a number of about 401 digits" in out
+
+
+@pytest.mark.parametrize("tag", ["!!binary aGVsbG8=", "!!set {a, b}"])
+def test_binary_and_sets_are_not_strings(make_site, tag):
+    text = GOOD.replace("engine: vllm", f"engine: {tag}")
+    problems = problems_of(make_site(runs={"lab/run.yaml": text}))
+    assert len(problems) == 1 and "run.yaml:6: engine: expected a string, got " in problems[0]
+
+
+def test_null_entry_says_null_not_missing(make_site):
+    problems = problems_of(make_site(models={"m1": None, "m2": {"name": "Two"}}, runs={}))
+    assert problems == ["data/models.yaml:1: m1: expected a mapping, got null"]
+
+
+def test_empty_run_file_says_it_is_empty(make_site):
+    for text in ("", "# only a comment\n"):
+        problems = problems_of(make_site(runs={"lab/run.yaml": text}))
+        assert problems == [
+            "data/runs/lab/run.yaml: expected a run record (a mapping), got an empty file"
+        ]

@@ -13,6 +13,10 @@ from .yamlpos import Document, Path_, field_name
 
 SLUG = re.compile(r"^[a-z0-9][a-z0-9.-]*$")
 MISSING = object()
+# No measurement, price or target is anywhere near these; beyond them a figure is a typo, and
+# the charts' arithmetic (ticks, logs, ratios) overflows or divides by an underflowed zero.
+MAX_NUMBER = 1e12
+MIN_NUMBER = 1e-6
 
 
 class Checker:
@@ -56,14 +60,20 @@ class Checker:
     def mapping(self, obj: Any, path: Path_, what: str = "a mapping") -> dict | None:
         if isinstance(obj, dict):
             return obj
-        self.expected(path, what, MISSING if obj is None and path else obj)
+        if obj is None and not path:
+            self.error(path, f"expected {what}, got an empty file")
+        elif obj is None and path not in self.doc.lines:
+            self.expected(path, what, MISSING)
+        else:
+            self.expected(path, what, obj)  # null written out: "got null"
         return None
 
     def string(self, obj: dict, path: Path_, key: str, required: bool = True) -> str | None:
         value = self._raw(obj, path, key, required, "a string")
         if value is MISSING:
             return None
-        if isinstance(value, bool | dict | list):
+        if not isinstance(value, str | int | float | dt.date):
+            # true/false, a list or mapping, or YAML's !!binary and !!set
             self.expected(path + (key,), "a string", value)
             return None
         if isinstance(value, dt.date):
@@ -97,12 +107,14 @@ class Checker:
         if isinstance(value, bool) or not isinstance(value, int | float):
             self.expected(path, what, value)
             return None
-        number = float(value)
-        too_small = number < minimum if inclusive else number <= minimum
-        if math.isnan(number) or math.isinf(number) or too_small:
+        too_small = value < minimum if inclusive else value <= minimum
+        if (isinstance(value, float) and not math.isfinite(value)) or too_small:
             self.expected(path, what, value)
             return None
-        return number
+        if abs(value) > MAX_NUMBER or 0 < abs(value) < MIN_NUMBER:
+            self.expected(path, f"a number between {MIN_NUMBER:g} and {MAX_NUMBER:g}", value)
+            return None
+        return float(value)
 
     def integer(
         self, obj: dict, path: Path_, key: str, required: bool = True, minimum: int = 1
@@ -115,6 +127,11 @@ class Checker:
             value = int(value)
         if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
             self.expected(path + (key,), what, value)
+            return None
+        if value > MAX_NUMBER:
+            self.expected(
+                path + (key,), f"an integer between {minimum} and {MAX_NUMBER:.0f}", value
+            )
             return None
         return value
 

@@ -23,6 +23,17 @@ def describe(value: Any) -> str:
         return "a mapping"
     if isinstance(value, list):
         return "a list"
+    if isinstance(value, float) and value != value:
+        return "NaN (not a number)"
+    if isinstance(value, float) and value == float("-inf"):
+        return "-infinity"
+    if isinstance(value, float) and value == float("inf"):
+        return "infinity (a number too large, or .inf)"
+    if isinstance(value, int) and abs(value) > 10**15:
+        digits = int(value.bit_length() * 0.30103) + 1  # no float() nor str() of it: both fail
+        return f"a number of about {digits} digits"
+    if isinstance(value, bytes | set | tuple):
+        return {bytes: "binary data", set: "a set", tuple: "a list"}[type(value)]
     return str(value)
 
 

@@ -452,9 +452,12 @@ def matrix(c: Checker, r: dict, run_id: str, rel: str, catalogs: dict) -> Matrix
     fields = _run_fields(c, r, catalogs)
     gpus = c.integer(r, (), "gpus")
     power_cap_w = c.number(r, (), "power_cap_w", required=False)
-    host = c.mapping(r.get("host", {}), ("host",)) or {}
-    bench = c.mapping(r.get("bench", {}), ("bench",)) or {}
+    host = _free_fields(c, r, "host")
+    bench = _free_fields(c, r, "bench")
     in_node = c.integer(host, ("host",), "gpus_in_node", required=False)
+    c.number(host, ("host",), "rated_power_w", required=False)
+    c.number(bench, ("bench",), "decode_seconds", required=False)
+    c.integer(bench, ("bench",), "max_output_tokens", required=False)
     if gpus is not None and in_node is not None and gpus > in_node:
         c.error(("gpus",), f"expected at most host.gpus_in_node = {in_node} GPUs, got {gpus}")
     canonical = _rows(c, r, "canonical", False, _canonical)
@@ -462,12 +465,11 @@ def matrix(c: Checker, r: dict, run_id: str, rel: str, catalogs: dict) -> Matrix
     decode = _rows(c, r, "decode", True, _decode)
     _check_prefill(c, r)
     _check_grid(c, r, decode)
+    title = c.string(r, (), "title", required=False)
     if c.failed:
         return None
     model = catalogs["models"][fields["model"]]
-    title = c.string(r, (), "title", required=False) or (
-        f"{model.name} on {fields['engine']}, measured with {fields['source']}"
-    )
+    title = title or f"{model.name} on {fields['engine']}, measured with {fields['source']}"
     return MatrixRun(
         id=run_id,
         path=rel,
@@ -484,12 +486,37 @@ def matrix(c: Checker, r: dict, run_id: str, rel: str, catalogs: dict) -> Matrix
     )
 
 
+def _free_fields(c: Checker, r: dict, key: str) -> dict:
+    """host and bench: any names, each with a plain value the report can print."""
+    fields = c.mapping(r.get(key, {}), (key,)) or {}
+    good = {}
+    for name, value in fields.items():
+        if not isinstance(name, str):
+            c.expected((key, name), "a field name (text)", name)
+        elif value is not None and not isinstance(value, str | int | float | bool):
+            c.expected((key, name), "a plain value (text or a number)", value)
+        else:
+            good[name] = value
+    return good
+
+
+def _hashable(value: object) -> bool:
+    """A context or concurrency that can be compared with others (a list cannot)."""
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True
+
+
 def _check_prefill(c: Checker, r: dict) -> None:
     """One cold request per context: a second row for the same context is an error."""
     seen: dict[object, int] = {}
     raw = r.get("prefill")
     for i, item in enumerate(raw if isinstance(raw, list) else []):
         if not isinstance(item, dict) or "context" not in item:
+            continue
+        if not _hashable(item["context"]):
             continue
         context = item["context"]
         if context in seen:
@@ -509,6 +536,8 @@ def _check_grid(c: Checker, r: dict, cells: list[DecodeCell]) -> None:
         if not isinstance(item, dict):
             continue
         key = (item.get("context"), item.get("concurrency"))
+        if not _hashable(key):
+            continue  # a list where a number goes: reported by the cell's own check
         if key in seen:
             c.error(
                 ("decode", i),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -63,7 +64,20 @@ def _construct_timestamp(loader: _Loader, node: yaml.ScalarNode) -> Any:
         return loader.construct_scalar(node)
 
 
+def _construct_int(loader: _Loader, node: yaml.ScalarNode) -> Any:
+    """An integer of thousands of digits, which Python will not convert, is read as infinity."""
+    try:
+        return yaml.constructor.SafeConstructor.construct_yaml_int(loader, node)
+    except ValueError:
+        return math.inf
+
+
+def _json_int(text: str) -> int | float:
+    return int(text) if len(text) < 1000 else math.inf
+
+
 _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+_Loader.add_constructor("tag:yaml.org,2002:int", _construct_int)
 _Loader.add_constructor("tag:yaml.org,2002:timestamp", _construct_timestamp)
 _Loader.add_implicit_resolver("tag:yaml.org,2002:float", _FLOAT_1_2, list("-+0123456789"))
 
@@ -146,7 +160,7 @@ def _json_object(pairs: list[tuple[str, Any]]) -> dict:
 
 def _parse_json(text: str) -> Any:
     try:
-        return json.loads(text, object_pairs_hook=_json_object)
+        return json.loads(text, object_pairs_hook=_json_object, parse_int=_json_int)
     except json.JSONDecodeError as exc:
         raise ParseError(f"not valid JSON: {exc.msg}", exc.lineno) from None
     except _DuplicateJsonKey as exc:
