@@ -248,3 +248,85 @@ def test_empty_run_file_says_it_is_empty(make_site):
         assert problems == [
             "data/runs/lab/run.yaml: expected a run record (a mapping), got an empty file"
         ]
+
+
+# -- content/: front matter, file names and placeholders ---------------------------------------
+
+
+def content_problems(make_site, files: dict[str, str]) -> list[str]:
+    code, out = check(make_site(content=files))
+    assert code == 1 and "Traceback" not in out
+    return [line for line in out.splitlines() if line.startswith("content/")]
+
+
+def test_unclosed_front_matter_is_named(make_site):
+    problems = content_problems(make_site, {"faq/a.md": "---\nquestion: Why?\n\nBecause.\n"})
+    assert problems == [
+        "content/faq/a.md:1: front matter: no closing --- line after the front matter"
+    ]
+
+
+def test_front_matter_fields_are_reported_on_their_own_line(make_site):
+    faq = "---\nquestion: Why?\nmodel: m1\n\norder: first\n---\nBecause.\n"
+    problems = content_problems(make_site, {"faq/a.md": faq})
+    assert problems == ['content/faq/a.md:5: order: expected a number, got "first"']
+
+
+@pytest.mark.parametrize(
+    "field, expected",
+    [
+        ("order: .nan", "content/faq/a.md:3: order: expected a number, got NaN (not a number)"),
+        (
+            "model: {a: 1}",
+            "content/faq/a.md:3: model: expected a slug or a list of slugs, got a mapping",
+        ),
+        (
+            "question: again?",
+            "content/faq/a.md:3: front matter: not valid YAML: duplicate key 'question'",
+        ),
+    ],
+)
+def test_bad_faq_fields(make_site, field, expected):
+    problems = content_problems(make_site, {"faq/a.md": f"---\nquestion: Why?\n{field}\n---\nA.\n"})
+    assert problems == [expected]
+
+
+def test_binary_content_names_its_line(make_site):
+    root = make_site(content={"about.md": "x"})
+    (root / "content/about.md").write_bytes(b"---\ntitle: About\n---\n\xff\xfe\x00\n")
+    code, out = check(root)
+    assert code == 1
+    assert "content/about.md:4: not UTF-8 text (byte 0xff); save the file as UTF-8" in out
+
+
+def test_page_title_must_be_text(make_site):
+    problems = content_problems(make_site, {"about.md": "---\ntitle: [1, 2]\n---\nBody.\n"})
+    assert problems == ["content/about.md:2: title: expected text, got a list"]
+
+
+def test_page_file_name_must_be_a_slug(make_site):
+    problems = content_problems(make_site, {"About Us.md": "Body.\n"})
+    assert len(problems) == 1 and problems[0].startswith("content/About Us.md: the file name")
+
+
+@pytest.mark.parametrize(
+    "name", ["models/m9.md", "gpus/g9.md", "pairs/m1/g9.md", "runs/lab-nope.md"]
+)
+def test_copy_for_something_the_site_lacks_is_reported(make_site, name):
+    problems = content_problems(make_site, {name: "An intro.\n"})
+    assert len(problems) == 1
+    assert problems[0].startswith(f"content/{name}: expected a ")
+    assert "would show on no page" in problems[0]
+
+
+@pytest.mark.parametrize(
+    "tag", ["{% include 'x.html' %}", "{% import 'x.html' as x %}", "{% extends 'x.html' %}"]
+)
+def test_include_and_import_are_refused_in_words(make_site, tag):
+    problems = content_problems(make_site, {"about.md": f"Line one.\n\n{tag}\n"})
+    assert problems == [
+        "content/about.md:3: placeholder: {% "
+        + tag.split()[1]
+        + " %} cannot be used in content: a placeholder may only quote the page's values, "
+        "never another file"
+    ]

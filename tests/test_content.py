@@ -105,7 +105,7 @@ def test_faq_front_matter_checked(make_site):
     problems = sorted(str(p) for p in info.value.problems)
     assert problems[0].startswith("content/faq/a.md:2: question: expected a question")
     assert problems[1] == (
-        'content/faq/b.md:2: model: expected a slug defined in data/models.yaml, got "m7"'
+        'content/faq/b.md:3: model: expected a slug defined in data/models.yaml, got "m7"'
     )
 
 

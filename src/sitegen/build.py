@@ -27,7 +27,8 @@ def render_site(site_root: Path, strict: bool = False) -> tuple[dict[str, bytes]
     site, problems = load_site(site_root)
     if site is None:
         raise SiteError(problems.sorted())
-    content = load_content(site_root, site.models, site.gpus, problems)
+    run_ids = {run.id for run in site.runs}
+    content = load_content(site_root, site.models, site.gpus, problems, run_ids)
     pairs = summarise(site)
     plan = plan_site(site, pairs, content, problems)
     if problems.errors or (strict and problems.warnings):

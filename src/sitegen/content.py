@@ -2,21 +2,24 @@
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import jinja2
-import yaml
 from jinja2.sandbox import SandboxedEnvironment
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 
 from .display import FILTERS
-from .records.problems import Problem, Problems
+from .records.checker import SLUG
+from .records.problems import Problem, Problems, describe
+from .records.yamlpos import ParseError, decode, parse
 
 FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)\r?\n---[ \t]*\r?\n", re.S)
+FRONT_MATTER_START = re.compile(r"\A---[ \t]*\r?\n")
 PLACEHOLDER = re.compile(r"\{\{.*?\}\}|\{%.*?%\}", re.S)
 
 
@@ -28,6 +31,12 @@ class Copy:
     meta: dict
     body: str
     body_line: int = 1
+    # file line of each front-matter field, for messages
+    meta_lines: dict = field(default_factory=dict, compare=False)
+
+    def line(self, key: str) -> int:
+        """The line of a front-matter field, or of the front matter when it is absent."""
+        return self.meta_lines.get(key, self.meta_lines.get(None, 1))
 
     @property
     def name(self) -> str:
@@ -52,30 +61,38 @@ class CopyError(Exception):
 
 def read_copy(path: Path, rel: str, problems: Problems) -> Copy | None:
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        problems.add(Problem(rel, None, "", f"cannot read: {exc}"))
+        text = decode(path.read_bytes())
+    except OSError as exc:
+        problems.add(Problem(rel, None, "", f"cannot read: {exc.strerror or exc}"))
+        return None
+    except ParseError as exc:
+        problems.add(Problem(rel, exc.line, "", exc.message))
         return None
     match = FRONT_MATTER.match(text)
     if not match:
+        if FRONT_MATTER_START.match(text):
+            problems.add(
+                Problem(rel, 1, "front matter", "no closing --- line after the front matter")
+            )
+            return None
         return Copy(rel, {}, text, 1)
     try:
-        meta = yaml.safe_load(match.group(1)) or {}
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
+        doc = parse(match.group(1))
+    except ParseError as exc:
+        line = exc.line + 1 if exc.line else 1
+        problems.add(Problem(rel, line, "front matter", exc.message))
+        return None
+    meta = {} if doc.data is None else doc.data
+    if not isinstance(meta, dict):
         problems.add(
-            Problem(
-                rel,
-                mark.line + 2 if mark else 1,
-                "front matter",
-                f"not valid YAML: {getattr(exc, 'problem', exc)}",
-            )
+            Problem(rel, 2, "front matter", f"expected a mapping of fields, got {describe(meta)}")
         )
         return None
-    if not isinstance(meta, dict):
-        problems.add(Problem(rel, 2, "front matter", "expected a mapping of fields"))
-        return None
-    return Copy(rel, meta, text[match.end() :], text[: match.end()].count("\n") + 1)
+    # the front matter's first line is the file's second
+    lines = {key: doc.lines[(key,)] + 1 for key in meta if (key,) in doc.lines}
+    lines[None] = 2
+    body_line = text[: match.end()].count("\n") + 1
+    return Copy(rel, meta, text[match.end() :], body_line, lines)
 
 
 def _slugs(value: Any) -> list[str] | None:
@@ -84,38 +101,84 @@ def _slugs(value: Any) -> list[str] | None:
     return [str(v) for v in value] if isinstance(value, list) else [str(value)]
 
 
+def _is_slug_list(value: Any) -> bool:
+    items = value if isinstance(value, list) else [value]
+    return all(isinstance(v, str | int | float) and not isinstance(v, bool) for v in items)
+
+
 def _check_faq(copy: Copy, site_models: dict, site_gpus: dict, problems: Problems) -> bool:
     good = True
-    if not isinstance(copy.meta.get("question"), str) or not copy.meta["question"].strip():
-        problems.add(
-            Problem(
-                copy.rel,
-                2,
-                "question",
-                f"expected a question in the front matter, got {copy.meta.get('question')!r}",
-            )
+
+    def bad(key: str, message: str) -> None:
+        nonlocal good
+        problems.add(Problem(copy.rel, copy.line(key), key, message))
+        good = False
+
+    question = copy.meta.get("question")
+    if not isinstance(question, str) or not question.strip():
+        got = (
+            "nothing (the field is missing)" if "question" not in copy.meta else describe(question)
         )
-        good = False
+        bad("question", f"expected a question in the front matter, got {got}")
     for key, known, file in (("model", site_models, "models"), ("gpu", site_gpus, "gpus")):
-        for slug in _slugs(copy.meta.get(key)) or []:
+        value = copy.meta.get(key)
+        if value is not None and not _is_slug_list(value):
+            bad(key, f"expected a slug or a list of slugs, got {describe(value)}")
+            continue
+        for slug in _slugs(value) or []:
             if slug not in known:
-                problems.add(
-                    Problem(
-                        copy.rel,
-                        2,
-                        key,
-                        f'expected a slug defined in data/{file}.yaml, got "{slug}"',
-                    )
-                )
-                good = False
+                bad(key, f'expected a slug defined in data/{file}.yaml, got "{slug}"')
     order = copy.meta.get("order", 0)
-    if isinstance(order, bool) or not isinstance(order, int | float):
-        problems.add(Problem(copy.rel, 2, "order", f"expected a number, got {order!r}"))
-        good = False
+    if isinstance(order, bool) or not isinstance(order, int | float) or not math.isfinite(order):
+        bad("order", f"expected a number, got {describe(order)}")
     return good
 
 
-def load_content(root: Path, models: dict, gpus: dict, problems: Problems) -> Content:
+def _check_page(copy: Copy, name: str, problems: Problems) -> bool:
+    """content/<name>.md: the name becomes a URL; title and description are text."""
+    good = True
+    if not SLUG.match(name):
+        problems.add(
+            Problem(
+                copy.rel,
+                None,
+                "",
+                f"the file name {name!r} becomes the page's URL: use lowercase a-z 0-9 . - "
+                "and rename the file",
+            )
+        )
+        good = False
+    for key in ("title", "description"):
+        value = copy.meta.get(key)
+        if value is not None and (
+            isinstance(value, bool) or not isinstance(value, str | int | float)
+        ):
+            problems.add(
+                Problem(copy.rel, copy.line(key), key, f"expected text, got {describe(value)}")
+            )
+            good = False
+    return good
+
+
+def _check_target(rel: str, kind: str, slug: str, known: Any, file: str, problems: Problems):
+    """An intro or write-up for something the site does not have would show nowhere."""
+    if known is None or slug in known:
+        return True
+    problems.add(
+        Problem(
+            rel,
+            None,
+            "",
+            f'expected a {kind} defined in {file}, got "{slug}" '
+            "(this file would show on no page; check the file name)",
+        )
+    )
+    return False
+
+
+def load_content(
+    root: Path, models: dict, gpus: dict, problems: Problems, run_ids: Any = None
+) -> Content:
     """Every Markdown file under content/, sorted into where it shows."""
     content = Content()
     base = root / "content"
@@ -131,15 +194,22 @@ def load_content(root: Path, models: dict, gpus: dict, problems: Problems) -> Co
             if _check_faq(copy, models, gpus, problems):
                 content.faq.append(copy)
         elif parts[0] == "models" and len(parts) == 2:
-            content.models[parts[1]] = copy
+            if _check_target(rel, "model", parts[1], models, "data/models.yaml", problems):
+                content.models[parts[1]] = copy
         elif parts[0] == "gpus" and len(parts) == 2:
-            content.gpus[parts[1]] = copy
+            if _check_target(rel, "GPU", parts[1], gpus, "data/gpus.yaml", problems):
+                content.gpus[parts[1]] = copy
         elif parts[0] == "pairs" and len(parts) == 3:
-            content.pairs[(parts[1], parts[2])] = copy
+            if _check_target(
+                rel, "model", parts[1], models, "data/models.yaml", problems
+            ) & _check_target(rel, "GPU", parts[2], gpus, "data/gpus.yaml", problems):
+                content.pairs[(parts[1], parts[2])] = copy
         elif parts[0] == "runs" and len(parts) == 2:
-            content.runs[parts[1]] = copy
+            if _check_target(rel, "run id", parts[1], run_ids, "data/runs/", problems):
+                content.runs[parts[1]] = copy
         elif len(parts) == 1:
-            content.pages[parts[0]] = copy
+            if _check_page(copy, parts[0], problems):
+                content.pages[parts[0]] = copy
         else:
             problems.add(Problem(rel, None, "", "not a place content can go (see docs/data.md)"))
     content.faq.sort(key=lambda c: (c.meta.get("order", 0), c.name))
@@ -184,12 +254,38 @@ def _failing_line(copy: Copy, text: str, context: dict) -> tuple[int, str]:
     return copy.body_line, "a placeholder failed"
 
 
+# Tags that would read another file: a placeholder only quotes the page's values.
+_FILE_TAGS = (
+    jinja2.nodes.Include,
+    jinja2.nodes.Import,
+    jinja2.nodes.FromImport,
+    jinja2.nodes.Extends,
+)
+
+
+def _refuse_file_tags(copy: Copy, text: str) -> None:
+    for node in _ENV.parse(text).find_all(_FILE_TAGS):
+        tag = {"FromImport": "from ... import"}.get(type(node).__name__, type(node).__name__)
+        raise CopyError(
+            Problem(
+                copy.rel,
+                copy.body_line + node.lineno - 1,
+                "placeholder",
+                f"{{% {tag.lower()} %}} cannot be used in content: a placeholder may only "
+                "quote the page's values, never another file",
+            )
+        )
+
+
 def fill(copy: Copy, text: str, context: dict) -> str:
     """Render placeholders in `text` (the body or a front-matter field) in the sandbox."""
     if "{" not in text:
         return text
     try:
+        _refuse_file_tags(copy, text)
         return _ENV.from_string(text).render(context)
+    except CopyError:
+        raise
     except jinja2.TemplateSyntaxError as exc:
         line = copy.body_line + (exc.lineno or 1) - 1
         raise CopyError(
