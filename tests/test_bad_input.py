@@ -9,7 +9,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from conftest import config, sweep
+from conftest import PRICING, config, sweep
 from sitegen.cli import main
 from sitegen.records import load_site
 
@@ -329,4 +329,69 @@ def test_include_and_import_are_refused_in_words(make_site, tag):
         + tag.split()[1]
         + " %} cannot be used in content: a placeholder may only quote the page's values, "
         "never another file"
+    ]
+
+
+# -- missing files and folders, pricing --------------------------------------------------------
+
+
+def test_missing_data_folder_is_one_problem(make_site):
+    import shutil
+
+    root = make_site()
+    shutil.rmtree(root / "data")
+    code, out = check(root)
+    assert code == 1
+    assert [line for line in out.splitlines() if line.startswith(("data", "sitegen"))] == [
+        f"data/: not found in {root}: a site keeps models.yaml, gpus.yaml, workloads.yaml, "
+        "pricing.yaml and runs/ there"
+    ]
+
+
+def test_unreadable_file_is_not_also_reported_field_by_field(make_site):
+    root = make_site()
+    (root / "sitegen.yaml").write_bytes(b"title: caf\xe9\n")
+    assert problems_of(root) == [
+        "sitegen.yaml:1: not UTF-8 text (byte 0xe9); save the file as UTF-8"
+    ]
+
+
+def test_pricing_without_tiers_is_reported_in_pricing_yaml(make_site):
+    pricing = {"source": "x", "as_of": "2026-07", "tiers": {}, "prices": {}}
+    errors = [p for p in problems_of(make_site(pricing=pricing)) if "(warning)" not in p]
+    assert errors == [
+        "data/pricing.yaml:3: tiers: expected at least one tier, such as owning: {label: Owning}"
+    ]
+
+
+def test_gpu_missing_one_tier_price_is_a_warning(make_site):
+    pricing = {**PRICING, "prices": {"g1": {"owning": 2.0}}}
+    site, problems = load_site(make_site(pricing=pricing))
+    assert site is not None
+    assert [str(p) for p in problems.warnings] == [
+        "data/pricing.yaml:9: prices.g1.retail: no retail price for GPU 'g1'; its retail cost "
+        "cells will say that no price is known (warning)"
+    ]
+
+
+def test_run_file_with_upper_case_extension_is_a_warning(make_site):
+    root = make_site(runs={"lab/run.yaml": sweep(), "lab/other.YAML": GOOD})
+    assert problems_of(root) == [
+        "data/runs/lab/other.YAML: not read: a run record's extension is lowercase .yaml, .yml "
+        "or .json (warning)"
+    ]
+
+
+def test_hidden_folders_and_other_extensions_are_skipped(make_site):
+    root = make_site(
+        runs={"lab/run.yaml": sweep(), ".drafts/x.yaml": "{{{", "lab/README.md": "# notes\n"}
+    )
+    assert problems_of(root) == []
+
+
+def test_broken_link_in_runs_is_reported(make_site):
+    root = make_site()
+    (root / "data/runs/lab/gone.yaml").symlink_to(root / "nowhere.yaml")
+    assert problems_of(root) == [
+        "data/runs/lab/gone.yaml: cannot read: a link to a file that does not exist"
     ]

@@ -46,7 +46,9 @@ def catalogs(root: Path, problems: Problems) -> dict[str, Any]:
 
     def checked(rel: str, fn, *args):
         doc = read_document(root / rel, rel, problems)
-        return fn(Checker(rel, doc, problems), doc.data, *args)
+        # a file that is missing or unreadable is one problem, not one per field it lacks
+        told = problems if doc is not EMPTY else Problems()
+        return fn(Checker(rel, doc, told), doc.data, *args)
 
     out: dict[str, Any] = {
         "models": checked("data/models.yaml", schema.models),
@@ -83,10 +85,29 @@ def load_runs(root: Path, known: dict, problems: Problems) -> list[Run]:
     ids: dict[str, str] = {}
     if not runs_dir.is_dir():
         return runs
-    for path in sorted(p for p in runs_dir.rglob("*") if p.suffix in RUN_SUFFIXES):
-        if not path.is_file() or any(part.startswith(".") for part in path.parts):
-            continue
+    for path in sorted(p for p in runs_dir.rglob("*") if p.suffix.lower() in RUN_SUFFIXES):
+        inside = path.relative_to(runs_dir).parts
+        if any(part.startswith(".") for part in inside):
+            continue  # hidden files and folders (editor backups, .git) are not records
         rel = path.relative_to(root).as_posix()
+        if path.suffix not in RUN_SUFFIXES:
+            problems.add(
+                Problem(
+                    rel,
+                    None,
+                    "",
+                    "not read: a run record's extension is lowercase .yaml, .yml or .json",
+                    WARNING,
+                )
+            )
+            continue
+        if path.is_symlink() and not path.exists():
+            problems.add(
+                Problem(rel, None, "", "cannot read: a link to a file that does not exist")
+            )
+            continue
+        if not path.is_file():
+            continue
         rid = run_id(path.relative_to(runs_dir).as_posix())
         if rid in ids:
             problems.add(Problem(rel, None, "", f"run id {rid!r} is also the id of {ids[rid]}"))
@@ -160,6 +181,17 @@ def load_site(root: Path | str) -> tuple[Site | None, Problems]:
                 None,
                 "",
                 f"not found in {root}: is this a site folder? (--site DIR)",
+            )
+        )
+        return None, problems
+    if not (root / "data").is_dir():
+        problems.add(
+            Problem(
+                "data/",
+                None,
+                "",
+                f"not found in {root}: a site keeps models.yaml, gpus.yaml, workloads.yaml, "
+                "pricing.yaml and runs/ there",
             )
         )
         return None, problems

@@ -115,6 +115,8 @@ def pricing(c: Checker, data: Any, known_gpus: dict[str, Gpu]) -> Pricing:
         if c.slug_key(slug, path) and (fields := c.mapping(body, path)) is not None:
             label = c.string(fields, path, "label")
             tiers.append(Tier(slug, label or slug))
+    if isinstance(top.get("tiers"), dict) and not top["tiers"]:
+        c.error(("tiers",), "expected at least one tier, such as owning: {label: Owning}")
     tier_slugs = {t.slug for t in tiers}
     prices: dict[str, dict[str, float]] = {}
     for gpu, body in (c.mapping(top.get("prices"), ("prices",)) or {}).items():
@@ -128,6 +130,14 @@ def pricing(c: Checker, data: Any, known_gpus: dict[str, Gpu]) -> Pricing:
                 c.expected(path + (tier,), "a tier defined under tiers", tier)
             elif (price := c.number(body, path, tier)) is not None:
                 per_tier[tier] = price
+        if isinstance(body, dict):
+            for tier in tiers:
+                if tier.slug not in body:
+                    c.warn(
+                        path + (tier.slug,),
+                        f"no {tier.slug} price for GPU {gpu!r}; its {tier.slug} cost cells will "
+                        "say that no price is known",
+                    )
         prices[gpu] = per_tier
     return Pricing(
         source=c.string(top, (), "source") or "",
@@ -169,7 +179,11 @@ def site_config(c: Checker, data: Any, known_workloads: dict, pricing: Pricing) 
     headline = c.mapping(top.get("headline", {}), ("headline",)) or {}
     tiers = [t.slug for t in pricing.tiers]
     interactivity = c.number(headline, ("headline",), "interactivity", required=False)
-    tier = c.choice(headline, ("headline",), "tier", tiers, default=tiers[0] if tiers else "")
+    tier = (
+        c.choice(headline, ("headline",), "tier", tiers, default=tiers[0])
+        if tiers  # none: data/pricing.yaml is reported already
+        else ""
+    )
     frontier = c.mapping(top.get("frontier", {}), ("frontier",)) or {}
     method = c.choice(frontier, ("frontier",), "method", FRONTIER_METHODS, default="interpolate")
     return SiteConfig(
