@@ -395,3 +395,47 @@ def test_broken_link_in_runs_is_reported(make_site):
     assert problems_of(root) == [
         "data/runs/lab/gone.yaml: cannot read: a link to a file that does not exist"
     ]
+
+
+# -- dates, tabs, --out a file -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "written, day",
+    [
+        ("2026-10-01", "2026-10-01"),
+        ("'2026-10-01'", "2026-10-01"),
+        ("2026-10-01 10:00:00", "2026-10-01"),
+        ("2026-10-01T23:30:00-05:00", "2026-10-02"),
+        ("'2026-10-01T23:30:00-05:00'", "2026-10-02"),
+        ("'2026-10-01T10:00:00Z'", "2026-10-01"),
+    ],
+)
+def test_a_date_with_a_time_is_dated_by_its_utc_day_quoted_or_not(make_site, written, day):
+    text = GOOD.replace("date: '2026-10-01'", f"date: {written}")
+    site, problems = load_site(make_site(runs={"lab/run.yaml": text}))
+    assert site is not None, problems.errors
+    assert site.runs[0].date.isoformat() == day
+
+
+def test_json_date_with_offset_matches_yaml(make_site):
+    record = sweep(date="2026-10-01T23:30:00-05:00")
+    site, problems = load_site(make_site(runs={"lab/run.json": json.dumps(record)}))
+    assert site is not None and site.runs[0].date.isoformat() == "2026-10-02"
+
+
+def test_tab_indent_says_so(make_site):
+    problems = problems_of(make_site(models="m1:\n\tname: One\n", runs={}))
+    assert problems == [
+        "data/models.yaml:2: not valid YAML: found character that cannot start any token "
+        "(a tab: YAML indents with spaces only)"
+    ]
+
+
+def test_out_that_is_a_file_is_a_problem_not_a_usage_error(make_site, tmp_path):
+    root = make_site()
+    target = tmp_path / "a-file"
+    target.write_text("keep me")
+    code, out = run_cli("build", "--site", str(root), "--out", str(target))
+    assert code == 1 and f"--out: {target} is a file" in out
+    assert target.read_text() == "keep me"

@@ -52,6 +52,8 @@ SOURCES = ("data", "content", "templates")
 def unsafe_out(site_root: Path, out: Path) -> str:
     """Why writing to `out` would destroy something (a build replaces the whole folder), or ''."""
     site, target = site_root.resolve(), out.resolve()
+    if target.exists() and not target.is_dir():
+        return f"{out} is a file; --out names the folder to write the site into"
     if target == site or target in site.parents:
         return f"{out} is the site folder or holds it; a build replaces its output folder entirely"
     for name in SOURCES:

@@ -16,7 +16,7 @@ from ._shared import fail, report, site_option
 @click.option(
     "--out",
     "out_dir",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=click.Path(path_type=Path),  # a file is refused with the other unsafe places
     default=None,
     help="Where to write the site [default: SITE/public].",
 )

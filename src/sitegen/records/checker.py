@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import math
 import re
@@ -149,15 +150,22 @@ class Checker:
         value = self._raw(obj, path, key, True, what)
         if value is MISSING:
             return None
+        if isinstance(value, str):
+            text = value.strip()
+            with contextlib.suppress(ValueError):  # not ISO: reported below
+                value = (
+                    dt.datetime.fromisoformat(text)
+                    if len(text) > 10
+                    else dt.date.fromisoformat(text)
+                )
         if isinstance(value, dt.datetime):
+            # a time with an offset is dated by its UTC day, as `sitegen import` dates it;
+            # unquoted in YAML or quoted in JSON, the same text gives the same day
+            if value.tzinfo is not None:
+                value = value.astimezone(dt.UTC)
             return value.date()
         if isinstance(value, dt.date):
             return value
-        if isinstance(value, str):
-            try:
-                return dt.date.fromisoformat(value.strip())
-            except ValueError:
-                pass
         self.expected(path + (key,), what, value)
         return None
 

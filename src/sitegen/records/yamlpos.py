@@ -190,7 +190,11 @@ def parse(text: str, *, json_file: bool = False) -> Document:
             return Document(data)
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else None
-        raise ParseError(f"not valid YAML: {exc.problem}", line) from None
+        rows = text.splitlines()
+        row = rows[line - 1] if line and line <= len(rows) else ""
+        tab = "\t" in row[: len(row) - len(row.lstrip())]
+        hint = " (a tab: YAML indents with spaces only)" if tab else ""
+        raise ParseError(f"not valid YAML: {exc.problem}{hint}", line) from None
     except (yaml.YAMLError, RecursionError) as exc:
         if json_file:
             return Document(data)
