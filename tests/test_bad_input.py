@@ -439,3 +439,21 @@ def test_out_that_is_a_file_is_a_problem_not_a_usage_error(make_site, tmp_path):
     code, out = run_cli("build", "--site", str(root), "--out", str(target))
     assert code == 1 and f"--out: {target} is a file" in out
     assert target.read_text() == "keep me"
+
+
+def test_faq_placeholder_failing_on_one_page_names_that_page(make_site):
+    slow = sweep(gpu="g2", configs=[config(8, 64, 1000.0, 100.0)])  # 10 tok/s: below target 20
+    faq = "---\nquestion: How much?\n---\n{{ headline.throughput_per_gpu * 2 }} tokens.\n"
+    root = make_site(
+        runs={"lab/run.yaml": sweep(), "lab/slow.yaml": slow}, content={"faq/a.md": faq}
+    )
+    code, out = check(root)
+    assert code == 1
+    (problem,) = [line for line in out.splitlines() if line.startswith("content/")]
+    assert problem.startswith(
+        "content/faq/a.md:4: placeholder: {{ headline.throughput_per_gpu * 2 }}"
+    )
+    assert problem.endswith(
+        "(on the page of Model One on GPU Two, where no config reaches the headline target, "
+        "so headline values are empty)"
+    )

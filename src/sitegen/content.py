@@ -293,7 +293,23 @@ def fill(copy: Copy, text: str, context: dict) -> str:
         ) from None
     except Exception:  # noqa: BLE001 - undefined names, filters given the wrong type, ...
         line, message = _failing_line(copy, text, context)
-        raise CopyError(Problem(copy.rel, line, "placeholder", message)) from None
+        raise CopyError(
+            Problem(copy.rel, line, "placeholder", message + _on_page(context))
+        ) from None
+
+
+def _on_page(context: dict) -> str:
+    """Which page a placeholder failed on: an FAQ entry joins many, and only some lack a value."""
+    model, gpu = context.get("model"), context.get("gpu")
+    if model is None or gpu is None:
+        return ""
+    name = getattr(model, "name", model)
+    hint = f" (on the page of {name} on {getattr(gpu, 'name', gpu)}"
+    if "headline" not in context:
+        hint += ", which has no quick answer: no status: ok config of the default workload"
+    elif any(value is None for value in context["headline"].values()):
+        hint += ", where no config reaches the headline target, so headline values are empty"
+    return hint + ")"
 
 
 def markdown(text: str) -> Markup:
