@@ -457,3 +457,19 @@ def test_faq_placeholder_failing_on_one_page_names_that_page(make_site):
         "(on the page of Model One on GPU Two, where no config reaches the headline target, "
         "so headline values are empty)"
     )
+
+
+def test_unknown_keys_that_are_not_text_are_named_as_written_on_their_line(make_site):
+    problems = problems_of(make_site(runs={"lab/run.yaml": GOOD + "5: x\nnull: y\n"}))
+    n = len(GOOD.splitlines())
+    assert problems == [
+        f"data/runs/lab/run.yaml:{n + 1}: 5: unknown field, ignored (warning)",
+        f"data/runs/lab/run.yaml:{n + 2}: null: unknown field, ignored (warning)",
+    ]
+
+
+def test_duplicate_key_in_one_line_json_names_line_one(make_site):
+    text = json.dumps(sweep())[:-1] + ', "model": "m2"}'
+    assert problems_of(make_site(runs={"lab/run.json": text})) == [
+        "data/runs/lab/run.json:1: not valid JSON: duplicate key 'model'"
+    ]

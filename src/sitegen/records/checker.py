@@ -207,4 +207,6 @@ class Checker:
         allowed = set(allowed)
         for key in obj:
             if key not in allowed:
-                self.warn(path + (key,), "unknown field, ignored")
+                # 5, null or true as a key: named as written (and as its line is kept)
+                name = key if isinstance(key, str) else describe(key)
+                self.warn(path + (name,), "unknown field, ignored")

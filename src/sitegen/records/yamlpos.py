@@ -165,13 +165,13 @@ def _parse_json(text: str) -> Any:
         raise ParseError(f"not valid JSON: {exc.msg}", exc.lineno) from None
     except _DuplicateJsonKey as exc:
         key = exc.args[0]
-        # the second line that names the key is the duplicate (a guess; JSON keeps no lines)
-        rows = [
-            n
-            for n, row in enumerate(text.splitlines(), 1)
-            if json.dumps(key) + ":" in row or json.dumps(key) + " :" in row
-        ]
-        line = rows[1] if len(rows) > 1 else None
+        # the line where the key is named a second time (a guess: JSON keeps no lines)
+        line, seen = None, 0
+        for n, row in enumerate(text.splitlines(), 1):
+            seen += row.count(json.dumps(key) + ":") + row.count(json.dumps(key) + " :")
+            if seen >= 2:
+                line = n
+                break
         raise ParseError(f"not valid JSON: duplicate key {key!r}", line) from None
     except RecursionError:
         raise ParseError("not valid JSON: nested too deeply", None) from None
