@@ -473,3 +473,12 @@ def test_duplicate_key_in_one_line_json_names_line_one(make_site):
     assert problems_of(make_site(runs={"lab/run.json": text})) == [
         "data/runs/lab/run.json:1: not valid JSON: duplicate key 'model'"
     ]
+
+
+def test_placeholder_in_a_question_is_reported_on_the_question_line(make_site):
+    faq = "---\norder: 1\nquestion: How fast is {{ nosuch }}?\n---\nLine five.\n"
+    problems = content_problems(make_site, {"faq/a.md": faq})
+    assert len(problems) == 1
+    assert problems[0].startswith(
+        "content/faq/a.md:3: question: {{ nosuch }}: 'nosuch' is undefined"
+    )

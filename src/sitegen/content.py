@@ -244,14 +244,23 @@ _ENV = _sandbox()
 _MARKDOWN = MarkdownIt("commonmark", {"html": False, "typographer": False}).enable("table")
 
 
-def _failing_line(copy: Copy, text: str, context: dict) -> tuple[int, str]:
+def _where(copy: Copy, text: str) -> tuple[int, str]:
+    """The first line and field of `text`: the body, or the front-matter field it came from."""
+    if text != copy.body:
+        for key, value in copy.meta.items():
+            if isinstance(key, str) and str(value) == text:
+                return copy.line(key), key
+    return copy.body_line, "placeholder"
+
+
+def _failing_line(first_line: int, text: str, context: dict) -> tuple[int, str]:
     """Find which placeholder fails by rendering each alone."""
     for match in PLACEHOLDER.finditer(text):
         try:
             _ENV.from_string(match.group(0)).render(context)
         except Exception as exc:  # noqa: BLE001 - an editor's expression may fail in any way
-            return copy.body_line + text[: match.start()].count("\n"), f"{match.group(0)}: {exc}"
-    return copy.body_line, "a placeholder failed"
+            return first_line + text[: match.start()].count("\n"), f"{match.group(0)}: {exc}"
+    return first_line, "a placeholder failed"
 
 
 # Tags that would read another file: a placeholder only quotes the page's values.
@@ -263,14 +272,14 @@ _FILE_TAGS = (
 )
 
 
-def _refuse_file_tags(copy: Copy, text: str) -> None:
+def _refuse_file_tags(copy: Copy, text: str, first_line: int, field_: str) -> None:
     for node in _ENV.parse(text).find_all(_FILE_TAGS):
         tag = {"FromImport": "from ... import"}.get(type(node).__name__, type(node).__name__)
         raise CopyError(
             Problem(
                 copy.rel,
-                copy.body_line + node.lineno - 1,
-                "placeholder",
+                first_line + node.lineno - 1,
+                field_,
                 f"{{% {tag.lower()} %}} cannot be used in content: a placeholder may only "
                 "quote the page's values, never another file",
             )
@@ -281,21 +290,18 @@ def fill(copy: Copy, text: str, context: dict) -> str:
     """Render placeholders in `text` (the body or a front-matter field) in the sandbox."""
     if "{" not in text:
         return text
+    first_line, field_ = _where(copy, text)
     try:
-        _refuse_file_tags(copy, text)
+        _refuse_file_tags(copy, text, first_line, field_)
         return _ENV.from_string(text).render(context)
     except CopyError:
         raise
     except jinja2.TemplateSyntaxError as exc:
-        line = copy.body_line + (exc.lineno or 1) - 1
-        raise CopyError(
-            Problem(copy.rel, line, "placeholder", exc.message or "syntax error")
-        ) from None
+        line = first_line + (exc.lineno or 1) - 1
+        raise CopyError(Problem(copy.rel, line, field_, exc.message or "syntax error")) from None
     except Exception:  # noqa: BLE001 - undefined names, filters given the wrong type, ...
-        line, message = _failing_line(copy, text, context)
-        raise CopyError(
-            Problem(copy.rel, line, "placeholder", message + _on_page(context))
-        ) from None
+        line, message = _failing_line(first_line, text, context)
+        raise CopyError(Problem(copy.rel, line, field_, message + _on_page(context))) from None
 
 
 def _on_page(context: dict) -> str:
