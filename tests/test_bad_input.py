@@ -482,3 +482,12 @@ def test_placeholder_in_a_question_is_reported_on_the_question_line(make_site):
     assert problems[0].startswith(
         "content/faq/a.md:3: question: {{ nosuch }}: 'nosuch' is undefined"
     )
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["---\n---\nAbout us.\n", "---\ntitle: About\n---", "---\r\ntitle: About\r\n---\r\nx\r\n"],
+)
+def test_empty_or_last_line_front_matter_is_closed(make_site, text):
+    code, out = check(make_site(content={"about.md": text}))
+    assert code == 0, out

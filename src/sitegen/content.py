@@ -18,7 +18,8 @@ from .records.checker import SLUG
 from .records.problems import Problem, Problems, describe
 from .records.yamlpos import ParseError, decode, parse
 
-FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)\r?\n---[ \t]*\r?\n", re.S)
+# the closing line may end the file, and the front matter may be empty
+FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n(?:(.*?)\r?\n)?---[ \t]*(?:\r?\n|\Z)", re.S)
 FRONT_MATTER_START = re.compile(r"\A---[ \t]*\r?\n")
 PLACEHOLDER = re.compile(r"\{\{.*?\}\}|\{%.*?%\}", re.S)
 
@@ -77,7 +78,7 @@ def read_copy(path: Path, rel: str, problems: Problems) -> Copy | None:
             return None
         return Copy(rel, {}, text, 1)
     try:
-        doc = parse(match.group(1))
+        doc = parse(match.group(1) or "")
     except ParseError as exc:
         line = exc.line + 1 if exc.line else 1
         problems.add(Problem(rel, line, "front matter", exc.message))
