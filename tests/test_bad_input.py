@@ -491,3 +491,34 @@ def test_placeholder_in_a_question_is_reported_on_the_question_line(make_site):
 def test_empty_or_last_line_front_matter_is_closed(make_site, text):
     code, out = check(make_site(content={"about.md": text}))
     assert code == 0, out
+
+
+# -- a site's own templates --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "template, expected",
+    [
+        ("{% block x %}\n{{ oops( }}\n", "templates/content.html:2: template: unexpected '}'"),
+        (
+            "{% extends 'base.html' %}\n{% block main %}{{ nosuch.x }}{% endblock %}\n",
+            "templates/content.html:2: template: 'nosuch' is undefined (rendering about/",
+        ),
+        (b"\xff\xfe", "templates/content.html:1: not UTF-8 text (byte 0xff)"),
+        ("{% include 'nowhere.html' %}\n", "templates/: template: nowhere.html: not found"),
+    ],
+    ids=["syntax", "undefined", "binary", "missing-include"],
+)
+def test_broken_site_template_is_a_problem(make_site, tmp_path, template, expected):
+    root = make_site(content={"about.md": "About.\n"})
+    path = root / "templates" / "content.html"
+    path.parent.mkdir()
+    if isinstance(template, bytes):
+        path.write_bytes(template)
+    else:
+        path.write_text(template)
+    for command in ("check", "build"):
+        code, out = run_cli(command, "--site", str(root))
+        assert code == 1 and "Traceback" not in out
+        assert expected in out
+    assert not (root / "public").exists()

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import traceback
 from dataclasses import dataclass
 from pathlib import Path
+
+import jinja2
 
 from .content import load_content
 from .output import write_tree
 from .pages import plan_site
 from .records import Problem, Problems, SiteError, load_site
+from .records.yamlpos import ParseError, decode
 from .render import asset_files, environment, render_page
 from .sitemap import robots_txt, sitemap_xml
 from .tables import summarise
@@ -36,14 +40,54 @@ def render_site(site_root: Path, strict: bool = False) -> tuple[dict[str, bytes]
     env = environment(site_root)
     shared = {"site": site.config, "nav_pages": sorted(content.pages)}
     files: dict[str, bytes] = {}
+    failed = Problems()
     for page in plan.pages:
-        files[page.path] = render_page(env, page, shared).encode("utf-8")
+        try:
+            files[page.path] = render_page(env, page, shared).encode("utf-8")
+        except Exception as exc:  # noqa: BLE001 - a site's own template may fail in any way
+            failed.add(template_problem(exc, site_root, page.path))
+    if failed:
+        raise SiteError(failed.sorted())
     for data in plan.files:
         files[data.path] = data.text.encode("utf-8")
     files["sitemap.xml"] = sitemap_xml(site.config.base_url, plan.pages).encode()
     files["robots.txt"] = robots_txt(site.config.base_url).encode()
     files.update(asset_files(site_root))
     return files, problems
+
+
+def _template_rel(filename: str, site_root: Path) -> str:
+    """templates/x.html for the site's own templates, else the theme's path."""
+    path = Path(filename).resolve()
+    try:
+        return path.relative_to(site_root.resolve()).as_posix()
+    except ValueError:
+        return f"{path.parent.name}/{path.name} (the built-in theme)"
+
+
+def template_problem(exc: Exception, site_root: Path, page: str) -> Problem:
+    """A template that fails to load or render, as `templates/x.html:line: template: ...`."""
+    if isinstance(exc, jinja2.TemplateSyntaxError) and exc.filename:
+        rel = _template_rel(exc.filename, site_root)
+        return Problem(rel, exc.lineno, "template", exc.message or "syntax error")
+    if isinstance(exc, UnicodeDecodeError):
+        for path in sorted((site_root / "templates").rglob("*.html")):
+            try:
+                decode(path.read_bytes())
+            except ParseError as bad:
+                return Problem(path.relative_to(site_root).as_posix(), bad.line, "", bad.message)
+        return Problem(
+            "templates/", None, "template", f"a template is not UTF-8 text ({exc.reason})"
+        )
+    if isinstance(exc, jinja2.TemplateNotFound):
+        return Problem("templates/", None, "template", f"{exc.name}: not found (on {page})")
+    # Jinja puts the template's file and line into the traceback of a render error
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename.endswith(".html")]
+    if frames:
+        frame = frames[-1]
+        rel = _template_rel(frame.filename, site_root)
+        return Problem(rel, frame.lineno, "template", f"{exc} (rendering {page or 'index.html'})")
+    return Problem("templates/", None, "template", f"{exc} (rendering {page or 'index.html'})")
 
 
 SOURCES = ("data", "content", "templates")
