@@ -522,3 +522,23 @@ def test_broken_site_template_is_a_problem(make_site, tmp_path, template, expect
         assert code == 1 and "Traceback" not in out
         assert expected in out
     assert not (root / "public").exists()
+
+
+def test_out_below_a_file_is_a_problem(make_site, tmp_path):
+    root = make_site()
+    (tmp_path / "a-file").write_text("x")
+    code, out = run_cli("build", "--site", str(root), "--out", str(tmp_path / "a-file" / "www"))
+    assert code == 1 and "Traceback" not in out
+    assert f"--out: {tmp_path / 'a-file'} is a file, so the folder" in out
+
+
+def test_out_that_cannot_be_written_is_a_problem(make_site, monkeypatch, tmp_path):
+    import sitegen.build
+
+    def refuse(out_dir, files):
+        raise PermissionError(13, "Permission denied", str(out_dir))
+
+    monkeypatch.setattr(sitegen.build, "write_tree", refuse)
+    code, out = run_cli("build", "--site", str(make_site()), "--out", str(tmp_path / "www"))
+    assert code == 1 and "Traceback" not in out
+    assert "--out: cannot write" in out and "Permission denied" in out

@@ -98,6 +98,9 @@ def unsafe_out(site_root: Path, out: Path) -> str:
     site, target = site_root.resolve(), out.resolve()
     if target.exists() and not target.is_dir():
         return f"{out} is a file; --out names the folder to write the site into"
+    blocking = next((p for p in target.parents if p.exists() and not p.is_dir()), None)
+    if blocking is not None:
+        return f"{blocking} is a file, so the folder {out} cannot be made"
     if target == site or target in site.parents:
         return f"{out} is the site folder or holds it; a build replaces its output folder entirely"
     for name in SOURCES:
@@ -121,6 +124,14 @@ def build(
     if refused:
         raise SiteError([Problem("--out", None, "", refused)], "nothing written")
     files, problems = render_site(site_root, strict)
-    write_tree(out, files)
+    try:
+        write_tree(out, files)
+    except OSError as exc:
+        where = exc.filename or out
+        reason = exc.strerror or str(exc)
+        raise SiteError(
+            [Problem("--out", None, "", f"cannot write {out} ({where}: {reason})")],
+            "nothing written",
+        ) from None
     pages = sum(1 for name in files if name.endswith(".html"))
     return BuildResult(out, pages, len(files), problems)
