@@ -28,6 +28,7 @@ class BuildResult:
 
 def render_site(site_root: Path, strict: bool = False) -> tuple[dict[str, bytes], Problems]:
     """Everything a build writes, as output path -> bytes. Raises SiteError on errors."""
+    site_root = Path(site_root)
     site, problems = load_site(site_root)
     if site is None:
         raise SiteError(problems.sorted())
