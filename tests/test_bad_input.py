@@ -502,7 +502,7 @@ def test_empty_or_last_line_front_matter_is_closed(make_site, text):
         ("{% block x %}\n{{ oops( }}\n", "templates/content.html:2: template: unexpected '}'"),
         (
             "{% extends 'base.html' %}\n{% block main %}{{ nosuch.x }}{% endblock %}\n",
-            "templates/content.html:2: template: 'nosuch' is undefined (rendering about/",
+            "templates/content.html:2: template: 'nosuch' is undefined",
         ),
         (b"\xff\xfe", "templates/content.html:1: not UTF-8 text (byte 0xff)"),
         ("{% include 'nowhere.html' %}\n", "templates/: template: nowhere.html: not found"),

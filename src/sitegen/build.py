@@ -83,11 +83,15 @@ def template_problem(exc: Exception, site_root: Path, page: str) -> Problem:
     if isinstance(exc, jinja2.TemplateNotFound):
         return Problem("templates/", None, "template", f"{exc.name}: not found (on {page})")
     # Jinja puts the template's file and line into the traceback of a render error
-    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename.endswith(".html")]
+    frames = [
+        f
+        for f in traceback.extract_tb(exc.__traceback__)
+        if f.filename.endswith((".html", ".xml", ".txt", ".j2"))
+    ]
     if frames:
         frame = frames[-1]
         rel = _template_rel(frame.filename, site_root)
-        return Problem(rel, frame.lineno, "template", f"{exc} (rendering {page or 'index.html'})")
+        return Problem(rel, frame.lineno, "template", str(exc))  # as `sitegen serve` says it
     return Problem("templates/", None, "template", f"{exc} (rendering {page or 'index.html'})")
 
 
