@@ -542,3 +542,16 @@ def test_out_that_cannot_be_written_is_a_problem(make_site, monkeypatch, tmp_pat
     code, out = run_cli("build", "--site", str(make_site()), "--out", str(tmp_path / "www"))
     assert code == 1 and "Traceback" not in out
     assert "--out: cannot write" in out and "Permission denied" in out
+
+
+def test_yes_no_where_text_goes_says_to_quote_it(make_site):
+    text = GOOD.replace("precision: fp8", "precision: no")
+    assert problems_of(make_site(runs={"lab/run.yaml": text})) == [
+        "data/runs/lab/run.yaml:7: precision: expected a string, got false (unquoted yes, no, "
+        "on, off, true and false are booleans in YAML: quote it)"
+    ]
+
+
+def test_booleans_are_not_strings(make_site):
+    problems = problems_of(make_site(runs={"lab/run.yaml": sweep(engine=True, source=False)}))
+    assert [p.split(": ", 2)[1] for p in problems] == ["source", "engine"]

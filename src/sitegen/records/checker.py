@@ -73,9 +73,17 @@ class Checker:
         value = self._raw(obj, path, key, required, "a string")
         if value is MISSING:
             return None
-        if not isinstance(value, str | int | float | dt.date):
+        if isinstance(value, bool) or not isinstance(value, str | int | float | dt.date):
             # true/false, a list or mapping, or YAML's !!binary and !!set
-            self.expected(path + (key,), "a string", value)
+            if isinstance(value, bool):
+                # YAML 1.1 reads unquoted yes, no, on, off as booleans
+                self.error(
+                    path + (key,),
+                    f"expected a string, got {describe(value)} "
+                    "(unquoted yes, no, on, off, true and false are booleans in YAML: quote it)",
+                )
+            else:
+                self.expected(path + (key,), "a string", value)
             return None
         if isinstance(value, dt.date):
             return value.isoformat()
