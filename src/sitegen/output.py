@@ -38,3 +38,27 @@ def _swap(staging: Path, out_dir: Path) -> None:
         old.rename(out_dir)
         raise
     shutil.rmtree(old, ignore_errors=True)
+
+
+SOURCES = ("data", "content", "templates")
+
+
+def unsafe_out(site_root: Path, out: Path) -> str:
+    """Why writing to `out` would destroy something (a build replaces the whole folder), or ''."""
+    site, target = site_root.resolve(), out.resolve()
+    if target.exists() and not target.is_dir():
+        return f"{out} is a file; --out names the folder to write the site into"
+    blocking = next((p for p in target.parents if p.exists() and not p.is_dir()), None)
+    if blocking is not None:
+        return f"{blocking} is a file, so the folder {out} cannot be made"
+    if target == site or target in site.parents:
+        return f"{out} is the site folder or holds it; a build replaces its output folder entirely"
+    for name in SOURCES:
+        source = site / name
+        if target == source or source in target.parents:
+            return f"{out} is inside the site's {name}/; choose a folder of its own (e.g. public)"
+    if target.is_dir() and any((target / name).exists() for name in ("sitegen.yaml", ".git")):
+        return (
+            f"{out} holds a site or a git repository; a build replaces its output folder entirely"
+        )
+    return ""

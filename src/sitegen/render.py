@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import posixpath
+import traceback
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -12,6 +13,8 @@ from markupsafe import Markup
 
 from .display import FILTERS
 from .pages import Page
+from .records import Problem
+from .records.yamlpos import ParseError, decode
 
 ASSETS = "assets"
 
@@ -94,4 +97,50 @@ def render_page(env: jinja2.Environment, page: Page, globals_: dict) -> str:
     return template.render(page=page, **globals_, **page.context)
 
 
-__all__ = ["Markup", "asset_files", "environment", "relative", "render_page", "theme_dir"]
+__all__ = [
+    "Markup",
+    "asset_files",
+    "environment",
+    "relative",
+    "render_page",
+    "template_problem",
+    "theme_dir",
+]
+
+
+def _template_rel(filename: str, site_root: Path) -> str:
+    """templates/x.html for the site's own templates, else the theme's path."""
+    path = Path(filename).resolve()
+    try:
+        return path.relative_to(site_root.resolve()).as_posix()
+    except ValueError:
+        return f"{path.parent.name}/{path.name} (the built-in theme)"
+
+
+def template_problem(exc: Exception, site_root: Path, page: str) -> Problem:
+    """A template that fails to load or render, as `templates/x.html:line: template: ...`."""
+    if isinstance(exc, jinja2.TemplateSyntaxError) and exc.filename:
+        rel = _template_rel(exc.filename, site_root)
+        return Problem(rel, exc.lineno, "template", exc.message or "syntax error")
+    if isinstance(exc, UnicodeDecodeError):
+        for path in sorted((site_root / "templates").rglob("*.html")):
+            try:
+                decode(path.read_bytes())
+            except ParseError as bad:
+                return Problem(path.relative_to(site_root).as_posix(), bad.line, "", bad.message)
+        return Problem(
+            "templates/", None, "template", f"a template is not UTF-8 text ({exc.reason})"
+        )
+    if isinstance(exc, jinja2.TemplateNotFound):
+        return Problem("templates/", None, "template", f"{exc.name}: not found (on {page})")
+    # Jinja puts the template's file and line into the traceback of a render error
+    frames = [
+        f
+        for f in traceback.extract_tb(exc.__traceback__)
+        if f.filename.endswith((".html", ".xml", ".txt", ".j2"))
+    ]
+    if frames:
+        frame = frames[-1]
+        rel = _template_rel(frame.filename, site_root)
+        return Problem(rel, frame.lineno, "template", str(exc))  # as `sitegen serve` says it
+    return Problem("templates/", None, "template", f"{exc} (rendering {page or 'index.html'})")

@@ -12,7 +12,6 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from urllib.parse import urlsplit
 
-import jinja2
 import yaml
 
 from ..build import render_site
@@ -42,31 +41,11 @@ def base_path(site_root: Path) -> str:
     return "/" + "".join(part + "/" for part in parts)
 
 
-def _relative(site_root: Path, filename: str | None) -> str:
-    if not filename:
-        return "templates"
-    try:
-        return Path(filename).resolve().relative_to(site_root.resolve()).as_posix()
-    except ValueError:
-        return filename  # a built-in theme template: its own path says where it is
+def crash_problems(exc: BaseException) -> list[Problem]:
+    """A build that crashed (a bug in sitegen, not in the site) as a problem to show.
 
-
-def _template_frame(exc: BaseException) -> tuple[str | None, int | None]:
-    """The innermost template line of a rendering error (jinja puts them in the traceback)."""
-    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
-        if frame.filename.endswith((".html", ".xml", ".txt", ".j2")):
-            return frame.filename, frame.lineno
-    return None, None
-
-
-def crash_problems(exc: BaseException, site_root: Path) -> list[Problem]:
-    """Errors that render_site lets through (template mistakes, bugs) as problems to show."""
-    if isinstance(exc, jinja2.TemplateSyntaxError):
-        where = _relative(site_root, exc.filename or exc.name)
-        return [Problem(where, exc.lineno, "template", exc.message or "syntax error")]
-    if isinstance(exc, jinja2.TemplateError):
-        filename, line = _template_frame(exc)
-        return [Problem(_relative(site_root, filename), line, "template", str(exc))]
+    Mistakes in the site, its templates included, reach the preview as SiteError problems.
+    """
     return [Problem("sitegen", None, type(exc).__name__, f"the build crashed: {exc}")]
 
 
@@ -107,9 +86,8 @@ class Rebuilder:
             snapshot = replace(previous, problems=tuple(problems))
             changed = 0
         except Exception as exc:  # a preview must survive any one bad build
-            if not isinstance(exc, jinja2.TemplateError):
-                traceback.print_exc()  # a bug in sitegen, not in the site: keep its trace
-            snapshot = replace(previous, problems=tuple(crash_problems(exc, self.site_root)))
+            traceback.print_exc()  # a bug in sitegen, not in the site: keep its trace
+            snapshot = replace(previous, problems=tuple(crash_problems(exc)))
             changed = 0
         else:
             warnings = tuple(found.warnings)
