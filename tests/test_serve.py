@@ -14,6 +14,7 @@ from click.testing import CliRunner
 
 from sitegen.build import build, render_site
 from sitegen.cli import main
+from sitegen.output import MARKER, MARKER_TEXT
 from sitegen.serve import Preview
 from sitegen.serve.rebuild import Rebuilder, base_path
 from sitegen.serve.routes import EVENTS_PATH, Redirect, locate, script_tag
@@ -228,6 +229,7 @@ def test_served_files_are_the_built_files_plus_one_script_tag(
     out = tmp_path / "built"
     build(serve_site, out)
     built = {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    assert built.pop(MARKER) == MARKER_TEXT  # the build's note to itself, not part of the site
     assert built.keys() == preview.state.current().files.keys()
     for name, data in built.items():
         body = request(preview, "/board/" + name).body

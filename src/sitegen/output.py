@@ -8,13 +8,18 @@ import tempfile
 from pathlib import Path
 
 
+# Left in every output folder, so that a later build knows the folder is its own to replace.
+MARKER = ".sitegen-output"
+MARKER_TEXT = b"Written by `sitegen build`; every build replaces this folder whole.\n"
+
+
 def write_tree(out_dir: Path, files: dict[str, bytes]) -> None:
     """Replace `out_dir` with exactly `files`; on any failure the old tree stays as it was."""
     out_dir = out_dir.resolve()
     out_dir.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.new-", dir=out_dir.parent))
     try:
-        for rel, data in sorted(files.items()):
+        for rel, data in sorted({**files, MARKER: MARKER_TEXT}.items()):
             target = staging / rel
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(data)
@@ -60,5 +65,10 @@ def unsafe_out(site_root: Path, out: Path) -> str:
     if target.is_dir() and any((target / name).exists() for name in ("sitegen.yaml", ".git")):
         return (
             f"{out} holds a site or a git repository; a build replaces its output folder entirely"
+        )
+    if target.is_dir() and not (target / MARKER).is_file() and any(target.iterdir()):
+        return (
+            f"{out} holds files that sitegen did not write, and a build replaces its output "
+            "folder entirely: empty it or choose another folder"
         )
     return ""
