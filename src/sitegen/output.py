@@ -7,7 +7,6 @@ import shutil
 import tempfile
 from pathlib import Path
 
-
 # Left in every output folder, so that a later build knows the folder is its own to replace.
 MARKER = ".sitegen-output"
 MARKER_TEXT = b"Written by `sitegen build`; every build replaces this folder whole.\n"
