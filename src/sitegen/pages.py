@@ -86,6 +86,14 @@ class Planner:
         self.problems = problems
         self.tier = site.config.headline_tier
         self.tiers = {t.slug: t.label for t in site.pricing.tiers}
+        # what every page that quotes the headline point needs beside its own values
+        self.headline_context = {
+            "tier": self.tier,
+            "tier_label": self.tiers.get(self.tier, self.tier),
+            "tiers": site.pricing.tiers,
+            "pricing": site.pricing,
+            "interactivity": site.config.headline_interactivity,
+        }
 
     def copy(self, copy, context: dict) -> Markup | None:
         if copy is None:
@@ -172,10 +180,7 @@ class Planner:
             "matrices": [matrix_summary(r) for r in runs if isinstance(r, MatrixRun)],
             "illustrative": any(r.illustrative for r in runs if main and r.id in main.current_runs),
             "prices": site.pricing.for_gpu(gpu),
-            "tiers": site.pricing.tiers,
-            "tier": self.tier,
-            "tier_label": self.tiers.get(self.tier, self.tier),
-            "pricing": site.pricing,
+            **self.headline_context,
             "intro": self.copy(self.content.pairs.get((model, gpu)), values),
             "faq": questions,
             "faq_jsonld": _faq_jsonld(questions),
@@ -348,10 +353,7 @@ class Planner:
                 "only_matrix": [k for k in keys if k not in self.pairs],
                 "models": [site.models[m] for m in models],
                 "gpus": [site.gpus[g] for g in gpus],
-                "tier": self.tier,
-                "tier_label": self.tiers.get(self.tier, self.tier),
-                "pricing": site.pricing,
-                "interactivity": site.config.headline_interactivity,
+                **self.headline_context,
                 "description": description,
             },
         )
@@ -367,9 +369,7 @@ class Planner:
                 "model": m,
                 "rows": self.best_first([k for k in keys if k[0] == model]),
                 "intro": self.copy(self.content.models.get(model), values),
-                "tier": self.tier,
-                "tier_label": self.tiers.get(self.tier, self.tier),
-                "interactivity": self.site.config.headline_interactivity,
+                **self.headline_context,
             },
         )
 
@@ -385,11 +385,7 @@ class Planner:
                 "rows": self.best_first([k for k in keys if k[1] == gpu]),
                 "intro": self.copy(self.content.gpus.get(gpu), values),
                 "prices": self.site.pricing.for_gpu(gpu),
-                "tiers": self.site.pricing.tiers,
-                "pricing": self.site.pricing,
-                "tier": self.tier,
-                "tier_label": self.tiers.get(self.tier, self.tier),
-                "interactivity": self.site.config.headline_interactivity,
+                **self.headline_context,
             },
         )
 
@@ -421,8 +417,7 @@ class Planner:
                             "sides": sides,
                             "workloads": [self.site.workloads[w] for w in workloads],
                             "targets": self.site.config.targets,
-                            "tier": self.tier,
-                            "tier_label": self.tiers.get(self.tier, self.tier),
+                            **self.headline_context,
                         },
                     )
                 )
