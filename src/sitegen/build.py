@@ -22,8 +22,13 @@ class BuildResult:
     problems: Problems
 
 
-def render_site(site_root: Path, strict: bool = False) -> tuple[dict[str, bytes], Problems]:
-    """Everything a build writes, as output path -> bytes. Raises SiteError on errors."""
+def render_site(
+    site_root: Path, strict: bool = False, cache_charts: bool = True
+) -> tuple[dict[str, bytes], Problems]:
+    """Everything a build writes, as output path -> bytes. Raises SiteError on errors.
+
+    With `cache_charts` off nothing at all is written, not even the chart cache (sitegen check).
+    """
     site_root = Path(site_root)
     site, problems = load_site(site_root)
     if site is None:
@@ -31,7 +36,7 @@ def render_site(site_root: Path, strict: bool = False) -> tuple[dict[str, bytes]
     run_ids = {run.id for run in site.runs}
     content = load_content(site_root, site.models, site.gpus, problems, run_ids)
     pairs = summarise(site)
-    plan = plan_site(site, pairs, content, problems)
+    plan = plan_site(site, pairs, content, problems, cache_charts)
     if problems.errors or (strict and problems.warnings):
         raise SiteError(problems.sorted())
     env = environment(site_root)

@@ -463,8 +463,11 @@ def _pair_description(
     return text + (f", {dollars(cost)} per million tokens." if cost is not None else ".")
 
 
-def plan_site(site: Site, pairs: dict, content: Content, problems: Problems) -> Plan:
-    charts = ChartCache.for_site(site.root)
+def plan_site(
+    site: Site, pairs: dict, content: Content, problems: Problems, cache_charts: bool = True
+) -> Plan:
+    """The whole plan; charts come from the site's disk cache unless `cache_charts` is off."""
+    charts = ChartCache.for_site(site.root) if cache_charts else ChartCache(None)
     plan = Planner(site, pairs, content, problems, charts).plan()
     charts.prune()  # entries no page of this build uses would only pile up
     return plan

@@ -19,7 +19,7 @@ def check(site_dir: Path, strict: bool) -> None:
     from ..build import render_site
 
     try:
-        files, problems = render_site(site_dir, strict=strict)
+        files, problems = render_site(site_dir, strict=strict, cache_charts=False)
     except SiteError as exc:
         fail(exc, "check")
     report(problems)
