@@ -1,7 +1,8 @@
-"""How build time grows with the site: phases of a build at 1x, 4x and 16x the pairs.
+"""How build time and memory grow with the site: phases of a build at 1x, 4x and 16x the pairs.
 
 Run: python bench/build_scale.py. Prints seconds per phase and the ratio to the smallest site,
-so that a phase that grows faster than the number of pages stands out.
+so that a phase that grows faster than the number of pages stands out, and the peak memory the
+Python heap held during a whole in-memory build (tracemalloc, in a separate untimed pass).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import statistics
 import sys
 import tempfile
 import time
+import tracemalloc
 from pathlib import Path
 
 import yaml
@@ -101,6 +103,18 @@ def phases(root: Path) -> dict[str, float]:
     return times
 
 
+def peak_memory_mib(root: Path) -> float:
+    """Peak traced Python memory of one whole in-memory build (render_site)."""
+    from sitegen.build import render_site
+
+    tracemalloc.start()
+    try:
+        render_site(root)
+        return tracemalloc.get_traced_memory()[1] / 2**20
+    finally:
+        tracemalloc.stop()
+
+
 def main() -> None:
     scales = [(2, 2), (4, 4), (8, 8)] if "--quick" not in sys.argv else [(1, 2), (2, 2)]
     results = []
@@ -109,16 +123,19 @@ def main() -> None:
             root = Path(tmp)
             make_site(root, models, gpus)
             runs = [phases(root) for _ in range(3)]
-            results.append({k: statistics.median(r[k] for r in runs) for k in runs[0]})
+            result = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
+            result["peak_mib"] = peak_memory_mib(root)
+            results.append(result)
     base = results[0]
     print(
         f"{'pairs':>6} {'pages':>6} "
-        + " ".join(f"{k:>16}" for k in ("load", "summarise", "plan", "render"))
+        + " ".join(f"{k:>16}" for k in ("load", "summarise", "plan", "render", "peak heap"))
     )
     for (models, gpus), r in zip(scales, results, strict=True):
         cells = [
             f"{r[k]:7.3f}s x{r[k] / base[k]:5.1f}" for k in ("load", "summarise", "plan", "render")
         ]
+        cells.append(f"{r['peak_mib']:6.1f}MiB x{r['peak_mib'] / base['peak_mib']:5.1f}")
         print(f"{models * gpus:>6} {int(r['pages']):>6} " + " ".join(cells))
 
 
