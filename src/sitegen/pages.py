@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 from dataclasses import dataclass, field
@@ -246,9 +247,11 @@ class Planner:
         )
 
     def gpus_of(self, model: str) -> list[str]:
-        return sorted({g for (m, g) in self.pair_keys() if m == model})
+        return sorted({g for (m, g) in self.pair_keys if m == model})
 
+    @functools.cached_property
     def pair_keys(self) -> list[tuple[str, str]]:
+        """Every model x GPU with a run of either kind."""
         keys = set(self.pairs) | {(r.model, r.gpu) for r in self.site.runs}
         return sorted(keys)
 
@@ -280,7 +283,7 @@ class Planner:
     def plan(self) -> Plan:
         site = self.site
         plan = Plan()
-        keys = self.pair_keys()
+        keys = self.pair_keys
         rows = leaderboard_rows(site, self.pairs)
         plan.pages.append(self.index_page(rows, keys))
         for model, gpu in keys:
