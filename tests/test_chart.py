@@ -346,3 +346,12 @@ def test_chart_shows_in_chromium_without_javascript(flagship_files, tmp_path, br
         points.nth(0).focus()
         assert tip.is_visible()
     context.close()
+
+
+def test_cache_key_covers_the_code_that_writes_the_labels_and_curves():
+    """A changed display filter (say, how tok/s round) must redraw every cached chart."""
+    from sitegen.charts import cache as cache_module
+
+    names = {p.name for p in cache_module.drawing_sources()}
+    assert {"display.py", "frontier.py", "frontier_chart.py", "svg.py"} <= names
+    assert all(p.is_file() for p in cache_module.drawing_sources())

@@ -19,11 +19,21 @@ CACHE_FOLDER = ".sitegen-cache/charts"
 HEADER = "<!-- sitegen-chart {key} {digest} -->\n"
 
 
+def drawing_sources() -> list[Path]:
+    """Every module a chart's bytes depend on: the charts themselves, the display filters that
+    write their labels, and the calculator that draws their curves."""
+    package = Path(__file__).parent.parent
+    return sorted(Path(__file__).parent.glob("*.py")) + [
+        package / "display.py",
+        package / "frontier.py",
+    ]
+
+
 @functools.cache
 def code_digest() -> str:
     """The drawing code's own hash: a change to how charts look invalidates every entry."""
     h = hashlib.sha256()
-    for path in sorted(Path(__file__).parent.glob("*.py")):
+    for path in drawing_sources():
         h.update(path.name.encode())
         h.update(path.read_bytes())
     return h.hexdigest()
