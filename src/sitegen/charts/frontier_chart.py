@@ -54,34 +54,51 @@ def _parallelism(runs: dict[str, SweepRun], point: dict) -> str:
     return f"{point['gpus']} GPUs"
 
 
+def _chart_data(
+    site: Site,
+    model: str,
+    gpu: str,
+    workload: str,
+    headline: tuple[float | None, str | None, str | None],
+    curves: list[dict],
+) -> dict:
+    """The one shape of a chart's input, whichever page draws it."""
+    throughput, engine, precision = headline
+    return {
+        "model": site.models[model].name,
+        "gpu": site.gpus[gpu].name,
+        "workload": site.workloads[workload].name,
+        "method": site.config.frontier_method,
+        "target": site.config.headline_interactivity,
+        "headline": {"throughput_per_gpu": throughput, "engine": engine, "precision": precision},
+        "curves": curves,
+    }
+
+
 def frontier_chart_data(site: Site, summary: WorkloadSummary) -> dict:
     """Everything the chart shows, as plain values: the chart is a function of this alone."""
-    config = site.config
     runs = {r.id: r for r in site.sweeps if r.model == summary.model and r.gpu == summary.gpu}
-    return {
-        "model": site.models[summary.model].name,
-        "gpu": site.gpus[summary.gpu].name,
-        "workload": site.workloads[summary.workload].name,
-        "method": config.frontier_method,
-        "target": config.headline_interactivity,
-        "headline": {
-            "throughput_per_gpu": summary.headline.throughput_per_gpu,
-            "engine": summary.headline.engine,
-            "precision": summary.headline.precision,
-        },
-        "curves": [
-            {
-                "engine": c.engine,
-                "precision": c.precision,
-                "frontier": [[p.interactivity, p.throughput_per_gpu] for p in c.frontier],
-                "points": [
-                    dict(p, parallelism=_parallelism(runs, p), date=runs[p["run"]].date.isoformat())
-                    for p in c.points
-                ],
-            }
-            for c in summary.curves
-        ],
-    }
+    head = summary.headline
+    curves = [
+        {
+            "engine": c.engine,
+            "precision": c.precision,
+            "frontier": [[p.interactivity, p.throughput_per_gpu] for p in c.frontier],
+            "points": [
+                dict(p, parallelism=_parallelism(runs, p), date=runs[p["run"]].date.isoformat())
+                for p in c.points
+            ],
+        }
+        for c in summary.curves
+    ]
+    return _chart_data(
+        site,
+        summary.model,
+        summary.gpu,
+        summary.workload,
+        (head.throughput_per_gpu, head.engine, head.precision),
+        curves,
+    )
 
 
 def run_chart_data(site: Site, run: SweepRun) -> dict | None:
@@ -95,41 +112,38 @@ def run_chart_data(site: Site, run: SweepRun) -> dict | None:
     )
     ordered = sorted(ok, key=lambda c: (c.interactivity, c.throughput_per_gpu))
     head = frontier.value_at(front, config.headline_interactivity, config.frontier_method)
-    return {
-        "model": site.models[run.model].name,
-        "gpu": site.gpus[run.gpu].name,
-        "workload": site.workloads[run.workload].name,
-        "method": config.frontier_method,
-        "target": config.headline_interactivity,
-        # as the pair page's headline says it, so that a pair of one run shares its chart
-        "headline": {
-            "throughput_per_gpu": head,
-            "engine": run.engine if head is not None else None,
-            "precision": run.precision if head is not None else None,
-        },
-        "curves": [
-            {
-                "engine": run.engine,
-                "precision": run.precision,
-                "frontier": [[p.interactivity, p.throughput_per_gpu] for p in front],
-                "points": [
-                    {
-                        "interactivity": c.interactivity,
-                        "throughput_per_gpu": c.throughput_per_gpu,
-                        "concurrency": c.concurrency,
-                        "gpus": c.gpus,
-                        "tp": c.tp,
-                        "ttft_ms": c.ttft_ms.median,
-                        "tpot_ms": c.tpot_ms.median,
-                        "run": run.id,
-                        "parallelism": c.parallelism,
-                        "date": run.date.isoformat(),
-                    }
-                    for c in ordered
-                ],
-            }
-        ],
-    }
+    # the headline as the pair page says it, so that a pair of one run shares its chart
+    reached = head is not None
+    curves = [
+        {
+            "engine": run.engine,
+            "precision": run.precision,
+            "frontier": [[p.interactivity, p.throughput_per_gpu] for p in front],
+            "points": [
+                {
+                    "interactivity": c.interactivity,
+                    "throughput_per_gpu": c.throughput_per_gpu,
+                    "concurrency": c.concurrency,
+                    "gpus": c.gpus,
+                    "tp": c.tp,
+                    "ttft_ms": c.ttft_ms.median,
+                    "tpot_ms": c.tpot_ms.median,
+                    "run": run.id,
+                    "parallelism": c.parallelism,
+                    "date": run.date.isoformat(),
+                }
+                for c in ordered
+            ],
+        }
+    ]
+    return _chart_data(
+        site,
+        run.model,
+        run.gpu,
+        run.workload,
+        (head, run.engine if reached else None, run.precision if reached else None),
+        curves,
+    )
 
 
 def curve_label(curve: dict) -> str:
