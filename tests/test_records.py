@@ -300,3 +300,19 @@ def test_unknown_fields_warn(make_site):
     record = sweep(configs=[config(8, 4, 200.0, 10.0, tpot_m=3)])
     warnings = warnings_of(make_site, runs={"r.yaml": record})
     assert len(warnings) == 1 and "configs[0].tpot_m: unknown field, ignored" in warnings[0]
+
+
+def test_problems_keep_each_once_in_order_however_many():
+    from sitegen.records import Problem, Problems
+
+    problems = Problems()
+    warnings = [
+        Problem("a.yaml", i, "f", "unknown field, ignored", "warning") for i in range(100_000)
+    ]
+    for p in warnings + warnings[:500]:
+        problems.add(p)
+    problems.add(Problem("a.yaml", 3, "g", "bad", "error"))
+    assert len(problems) == 100_001
+    assert problems.items[:100_000] == warnings
+    assert problems.has_errors and len(problems.errors) == 1
+    assert len(problems.warnings) == 100_000

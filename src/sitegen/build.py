@@ -37,7 +37,7 @@ def render_site(
     content = load_content(site_root, site.models, site.gpus, problems, run_ids)
     pairs = summarise(site)
     plan = plan_site(site, pairs, content, problems, cache_charts)
-    if problems.errors or (strict and problems.warnings):
+    if problems.has_errors or (strict and problems):
         raise SiteError(problems.sorted())
     env = environment(site_root)
     shared = {"site": site.config, "nav_pages": sorted(content.pages)}

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import click
 
-from ..records import Problem, Problems, SiteError
+from ..records import Problem, Problems
+from ..records.problems import print_problems
 
 
 def site_option(help: str = "The site folder (the one holding sitegen.yaml)."):
@@ -23,13 +23,5 @@ def site_option(help: str = "The site folder (the one holding sitegen.yaml)."):
 
 def report(problems: Problems | list[Problem]) -> None:
     """Print every problem, errors first, one per line on stderr."""
-    items = problems.sorted() if isinstance(problems, Problems) else problems
-    for problem in sorted(items, key=lambda p: p.severity != "error"):
-        click.echo(str(problem), err=True)
-
-
-def fail(exc: SiteError, what: str) -> None:
-    """Print every problem and a summary line, then exit with status 1."""
-    report(exc.problems)
-    click.echo(f"{what} failed: {exc.summary}", err=True)
-    sys.exit(1)
+    items = problems.items if isinstance(problems, Problems) else problems
+    print_problems(items, click.get_text_stream("stderr"))

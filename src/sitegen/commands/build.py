@@ -7,8 +7,7 @@ from pathlib import Path
 import click
 
 from ..display import plural
-from ..records import SiteError
-from ._shared import fail, report, site_option
+from ._shared import report, site_option
 
 
 @click.command("build")
@@ -25,10 +24,7 @@ def build(site_dir: Path, out_dir: Path | None, strict: bool) -> None:
     """Build the site from data/ and content/ into public/."""
     from ..build import build as run_build
 
-    try:
-        result = run_build(site_dir, out_dir, strict=strict)
-    except SiteError as exc:
-        fail(exc, "build")
+    result = run_build(site_dir, out_dir, strict=strict)  # SiteError: click prints, exits 1
     report(result.problems)
     warnings = len(result.problems.warnings)
     click.echo(

@@ -7,8 +7,7 @@ from pathlib import Path
 import click
 
 from ..display import plural
-from ..records import SiteError
-from ._shared import fail, report, site_option
+from ._shared import report, site_option
 
 
 @click.command("check")
@@ -18,10 +17,8 @@ def check(site_dir: Path, strict: bool) -> None:
     """Load, check and render the site as a build does, but write nothing."""
     from ..build import render_site
 
-    try:
-        files, problems = render_site(site_dir, strict=strict, cache_charts=False)
-    except SiteError as exc:
-        fail(exc, "check")
+    # SiteError: click prints every problem and exits 1
+    files, problems = render_site(site_dir, strict=strict, cache_charts=False)
     report(problems)
     pages = sum(1 for name in files if name.endswith(".html"))
     warnings = len(problems.warnings)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import sys
 from pathlib import Path
 
 import click
@@ -65,9 +64,7 @@ def import_(
     try:
         result = import_results(fmt, files, out, site_dir, options, chosen)
     except SiteError as exc:
-        report(exc.problems)
-        click.echo(f"import failed: {exc.summary}; nothing written", err=True)
-        sys.exit(1)
+        raise SiteError(exc.problems, f"{exc.summary}; nothing written") from None
     report(list(result.warnings))
     for path in result.written:
         verb = "replaced" if path in result.replaced else "wrote"

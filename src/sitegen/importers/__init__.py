@@ -120,6 +120,6 @@ def site_catalogs(site_root: Path) -> tuple[dict, Problems]:
             [Problem("sitegen.yaml", None, "", f"not found in {site_root}: give --site DIR")]
         )
     known = catalogs(site_root, problems)
-    if problems.errors:
+    if problems.has_errors:
         raise SiteError(problems.sorted())
     return known, problems

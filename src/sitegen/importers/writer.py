@@ -156,7 +156,7 @@ def check_records(
         taken.setdefault(rid, rel)
         doc = parse(text, json_file=item.path.suffix == ".json")  # as the build reads it
         check_run(doc.data, doc, rel, rid, known, problems)
-    if problems.errors:
+    if problems.has_errors:
         raise SiteError(problems.sorted())
     return problems.warnings
 

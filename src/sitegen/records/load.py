@@ -197,7 +197,7 @@ def load_site(root: Path | str) -> tuple[Site | None, Problems]:
         return None, problems
     known = catalogs(root, problems)
     runs = load_runs(root, known, problems)
-    if problems.errors:
+    if problems.has_errors:
         return None, problems
     site = Site(
         root=str(root),

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+import sys
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import IO, Any
+
+import click
 
 from ..display import plural
 
@@ -54,41 +58,81 @@ class Problem:
         return text if self.severity == ERROR else f"{text} (warning)"
 
 
-@dataclass
 class Problems:
-    """Collects every problem of a build, so that all are reported at once."""
+    """Collects every problem of a build, so that all are reported at once.
 
-    items: list[Problem] = field(default_factory=list)
+    A problem reported twice is kept once; the index makes that O(1) per problem, so a site
+    with 100,000 warnings is checked in the time it takes to print them.
+    """
+
+    def __init__(self, items: Iterable[Problem] = ()) -> None:
+        self._index: dict[Problem, None] = dict.fromkeys(items)
+        self._errors = sum(1 for p in self._index if p.severity == ERROR)
+
+    @property
+    def items(self) -> list[Problem]:
+        return list(self._index)
 
     def add(self, problem: Problem) -> None:
-        if problem not in self.items:
-            self.items.append(problem)
+        if problem not in self._index:
+            self._index[problem] = None
+            self._errors += problem.severity == ERROR
 
-    def extend(self, problems: Problems | list[Problem]) -> None:
-        for problem in problems.items if isinstance(problems, Problems) else problems:
+    def extend(self, problems: Problems | Iterable[Problem]) -> None:
+        for problem in problems._index if isinstance(problems, Problems) else problems:
             self.add(problem)
 
     @property
+    def has_errors(self) -> bool:
+        return self._errors > 0
+
+    @property
     def errors(self) -> list[Problem]:
-        return [p for p in self.items if p.severity == ERROR]
+        return [p for p in self._index if p.severity == ERROR]
 
     @property
     def warnings(self) -> list[Problem]:
-        return [p for p in self.items if p.severity == WARNING]
+        return [p for p in self._index if p.severity == WARNING]
 
     def sorted(self) -> list[Problem]:
-        return sorted(self.items, key=lambda p: (p.file, p.line or 0, p.field, p.message))
+        return sorted(self._index, key=lambda p: (p.file, p.line or 0, p.field, p.message))
+
+    def __len__(self) -> int:
+        return len(self._index)
 
     def __bool__(self) -> bool:
-        return bool(self.items)
+        return bool(self._index)
 
 
-class SiteError(Exception):
-    """A build or import that cannot go on; carries every problem found."""
+class SiteError(click.ClickException):
+    """A build, check or import that cannot go on; carries every problem found.
 
-    def __init__(self, problems: list[Problem], summary: str = "") -> None:
-        self.problems = problems
-        n = len([p for p in problems if p.severity == ERROR])
-        w = len(problems) - n
+    Raised from any phase, it reaches click, which prints every problem (errors first) and a
+    summary line naming the command, then exits with status 1: the one exit path of every
+    command.
+    """
+
+    exit_code = 1
+
+    def __init__(self, problems: Iterable[Problem], summary: str = "") -> None:
+        self.problems = list(problems)
+        n = sum(1 for p in self.problems if p.severity == ERROR)
+        w = len(self.problems) - n
         self.summary = summary or f"{plural(n, 'error')}, {plural(w, 'warning')}"
+        # the command that failed, named while it runs (click shows the error after it ends)
+        context = click.get_current_context(silent=True)
+        self.command = context.info_name if context is not None else "sitegen"
         super().__init__(self.summary)
+
+    def show(self, file: IO[str] | None = None) -> None:
+        out = file if file is not None else sys.stderr
+        print_problems(self.problems, out)
+        out.write(f"{self.command} failed: {self.summary}\n")
+
+
+def print_problems(problems: Iterable[Problem], out: IO[str]) -> None:
+    """Every problem on its own line, errors first, each group in file and line order."""
+    ordered = sorted(problems, key=lambda p: (p.file, p.line or 0, p.field, p.message))
+    text = "".join(f"{p}\n" for p in ordered if p.severity == ERROR)
+    text += "".join(f"{p}\n" for p in ordered if p.severity != ERROR)
+    out.write(text)
