@@ -316,3 +316,33 @@ def test_problems_keep_each_once_in_order_however_many():
     assert problems.items[:100_000] == warnings
     assert problems.has_errors and len(problems.errors) == 1
     assert len(problems.warnings) == 100_000
+
+
+def test_clean_files_are_read_without_positions_and_a_problem_finds_its_line(
+    make_site, monkeypatch
+):
+    """Lines cost a second, slower parse: only a file with a problem pays for it."""
+    import json
+
+    from sitegen.records import load_site
+    from sitegen.records import yamlpos
+
+    parsed: list[str] = []
+    real = yamlpos.positions
+    monkeypatch.setattr(yamlpos, "positions", lambda text: parsed.append(text) or real(text))
+    bad = sweep(date="2026-10-02")
+    bad["configs"][1]["tpot_ms"] = {"median": -1}
+    root = make_site(
+        runs={
+            "lab/a.yaml": sweep(),
+            "lab/b.json": json.dumps(sweep(engine="sglang"), indent=1),
+            "lab/c.json": json.dumps(bad, indent=1),
+        }
+    )
+    site, problems = load_site(root)
+    assert site is None
+    assert len(parsed) == 1 and '"sglang"' not in parsed[0]
+    [problem] = problems.errors
+    text = (root / "data/runs/lab/c.json").read_text().splitlines()
+    assert problem.file == "data/runs/lab/c.json"
+    assert '"median": -1' in text[problem.line - 1]

@@ -119,11 +119,11 @@ def load_runs(root: Path, known: dict, problems: Problems) -> list[Run]:
         run = check_run(doc.data, doc, rel, rid, known, problems)
         if run is not None:
             runs.append(run)
-    _cross_checks(runs, known, problems)
+    _cross_checks(root, runs, known, problems)
     return runs
 
 
-def _cross_checks(runs: list[Run], known: dict, problems: Problems) -> None:
+def _cross_checks(root: Path, runs: list[Run], known: dict, problems: Problems) -> None:
     """Warnings that need more than one record: duplicate configs, GPUs without a price."""
     groups: dict[tuple, list[tuple[SweepRun, int]]] = defaultdict(list)
     for run in runs:
@@ -139,16 +139,19 @@ def _cross_checks(runs: list[Run], known: dict, problems: Problems) -> None:
                     schema._config_key(config),
                 )
                 groups[key].append((run, i))
+    lines: dict[str, Document] = {}
     for places in groups.values():
         files = {run.path for run, _ in places}
         if len(files) > 1:
             first, i = places[0]
             for run, j in places[1:]:
                 if run.path != first.path:
+                    if run.path not in lines:  # positions only for a file with a problem
+                        lines[run.path] = read_document(root / run.path, run.path, Problems())
                     problems.add(
                         Problem(
                             run.path,
-                            run.configs[j].line,
+                            lines[run.path].line(("configs", j)),
                             f"configs[{j}]",
                             f"duplicate config: also measured in {first.path} configs[{i}] "
                             "on the same date",

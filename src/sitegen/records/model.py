@@ -74,7 +74,6 @@ class SweepConfig:
     throughput_per_gpu: float | None
     ttft_ms: Latency | None
     tpot_ms: Latency | None
-    line: int | None = None
     output_throughput_per_gpu: float | None = None
     e2el_ms: Latency | None = None
     status: str = "ok"

@@ -325,7 +325,6 @@ def _config(c: Checker, m: dict, path: Path_) -> SweepConfig | None:
         ttft_ms=ttft,
         tpot_ms=tpot,
         status=status or "ok",
-        line=c.doc.line(path),
         **config,
     )
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import math
 import re
-from dataclasses import dataclass, field
 from typing import Any
 
 import yaml
@@ -82,18 +81,37 @@ _Loader.add_constructor("tag:yaml.org,2002:timestamp", _construct_timestamp)
 _Loader.add_implicit_resolver("tag:yaml.org,2002:float", _FLOAT_1_2, list("-+0123456789"))
 
 
-@dataclass
 class Document:
-    """A parsed file: its data and the 1-based line of each value, keyed by its path."""
+    """A parsed file: its data and, on demand, the 1-based line of each value by its path.
 
-    data: Any
-    lines: dict[Path_, int] = field(default_factory=dict)
+    Files are read with the fast parsers (json, libyaml); the lines are found only when a
+    problem asks for one, by parsing that file's text once more with positions. A clean file
+    never pays for them.
+    """
+
+    def __init__(
+        self,
+        data: Any,
+        lines: dict[Path_, int] | None = None,
+        text: str | None = None,
+    ) -> None:
+        self.data = data
+        self._lines = lines
+        self._text = text
+
+    @property
+    def lines(self) -> dict[Path_, int]:
+        if self._lines is None:
+            self._lines = positions(self._text) if self._text else {}
+            self._text = None
+        return self._lines
 
     def line(self, path: Path_) -> int | None:
         """The line of `path`, or of its nearest ancestor that has one."""
+        lines = self.lines
         while True:
-            if path in self.lines:
-                return self.lines[path]
+            if path in lines:
+                return lines[path]
             if not path:
                 return None
             path = path[:-1]
@@ -124,14 +142,23 @@ def _walk(node: yaml.Node, path: Path_, lines: dict[Path_, int], seen: set[int])
             _walk(item, path + (i,), lines, seen)
 
 
-def _compose_and_construct(text: str) -> tuple[yaml.Node | None, Any]:
-    """One pass of the parser gives both the node tree (for lines) and the data."""
+def positions(text: str) -> dict[Path_, int]:
+    """The line of every value of a file that parsed, by path; {} where YAML cannot tell.
+
+    JSON is read by YAML's composer here (JSON is YAML's flow style); the few JSON texts that
+    YAML refuses keep no lines, and their problems name the file and field only.
+    """
     loader = _Loader(text)
+    lines: dict[Path_, int] = {}
     try:
         node = loader.get_single_node()
-        return node, (loader.construct_document(node) if node is not None else None)
+        if node is not None:
+            _walk(node, (), lines, set())
+    except (yaml.YAMLError, RecursionError):
+        return {}  # JSON that YAML refuses, or nesting too deep to walk: no lines
     finally:
         loader.dispose()
+    return lines
 
 
 def decode(raw: bytes) -> str:
@@ -180,14 +207,10 @@ def _parse_json(text: str) -> Any:
 def parse(text: str, *, json_file: bool = False) -> Document:
     """Parse YAML (or JSON) text into a Document; raise ParseError with the line on failure."""
     if json_file:
-        data = _parse_json(text)
+        return Document(_parse_json(text), text=text)
     try:
-        node, constructed = _compose_and_construct(text)
-        if not json_file:
-            data = constructed
+        data = yaml.load(text, Loader=_Loader)  # noqa: S506 - _Loader is a SafeLoader
     except yaml.MarkedYAMLError as exc:
-        if json_file:  # JSON that YAML cannot read: keep the data, lose the lines
-            return Document(data)
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else None
         rows = text.splitlines()
@@ -195,19 +218,11 @@ def parse(text: str, *, json_file: bool = False) -> Document:
         tab = "\t" in row[: len(row) - len(row.lstrip())]
         hint = " (a tab: YAML indents with spaces only)" if tab else ""
         raise ParseError(f"not valid YAML: {exc.problem}{hint}", line) from None
-    except (yaml.YAMLError, RecursionError) as exc:
-        if json_file:
-            return Document(data)
-        if isinstance(exc, RecursionError):
-            raise ParseError("not valid YAML: nested too deeply", None) from None
+    except RecursionError:
+        raise ParseError("not valid YAML: nested too deeply", None) from None
+    except yaml.YAMLError as exc:
         raise ParseError(f"not valid YAML: {exc}", None) from None
-    lines: dict[Path_, int] = {}
-    if node is not None:
-        try:
-            _walk(node, (), lines, set())
-        except RecursionError:
-            raise ParseError("nested too deeply", None) from None
-    return Document(data, lines)
+    return Document(data, text=text)
 
 
 def field_name(path: Path_) -> str:
