@@ -324,8 +324,7 @@ def test_clean_files_are_read_without_positions_and_a_problem_finds_its_line(
     """Lines cost a second, slower parse: only a file with a problem pays for it."""
     import json
 
-    from sitegen.records import load_site
-    from sitegen.records import yamlpos
+    from sitegen.records import load_site, yamlpos
 
     parsed: list[str] = []
     real = yamlpos.positions
