@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from . import schema
+import numpy as np
+
+from . import columnar, schema
 from .checker import SLUG, Checker
+from .columnar import ConfigTable
 from .model import Run, Site, SweepRun
 from .problems import WARNING, Problem, Problems, SiteError
 from .yamlpos import Document, ParseError, decode, parse
@@ -79,12 +83,13 @@ def check_run(
     return None if c.failed else run
 
 
-def load_runs(root: Path, known: dict, problems: Problems) -> list[Run]:
+def run_files(root: Path, problems: Problems) -> list[tuple[Path, str, str]]:
+    """(path, path relative to the site, run id) of every run record under data/runs/."""
     runs_dir = root / "data" / "runs"
-    runs: list[Run] = []
+    found: list[tuple[Path, str, str]] = []
     ids: dict[str, str] = {}
     if not runs_dir.is_dir():
-        return runs
+        return found
     for path in sorted(p for p in runs_dir.rglob("*") if p.suffix.lower() in RUN_SUFFIXES):
         inside = path.relative_to(runs_dir).parts
         if any(part.startswith(".") for part in inside):
@@ -113,14 +118,66 @@ def load_runs(root: Path, known: dict, problems: Problems) -> list[Run]:
             problems.add(Problem(rel, None, "", f"run id {rid!r} is also the id of {ids[rid]}"))
             continue
         ids[rid] = rel
+        found.append((path, rel, rid))
+    return found
+
+
+def _plain_sweep(data: Any, rid: str) -> bool:
+    """A sweep whose configs the columnar screen can read: the common case by far."""
+    return (
+        isinstance(data, dict)
+        and data.get("kind", "sweep") == "sweep"
+        and isinstance(data.get("configs"), list)
+        and len(data["configs"]) > 0
+        and SLUG.match(rid) is not None
+    )
+
+
+def load_runs(root: Path, known: dict, problems: Problems) -> tuple[list[Run], ConfigTable]:
+    """Every run record, checked; the sweeps' configs in one table.
+
+    Plain sweeps go through the columnar screen together; a file the screen flags, and every
+    other record, goes through the exact checker, which words each problem and finds its line.
+    """
+    runs: list[Run] = []
+    plain: list[tuple[str, str, Document]] = []
+    for path, rel, rid in run_files(root, problems):
         doc = read_document(path, rel, problems)
         if doc is EMPTY:
             continue
-        run = check_run(doc.data, doc, rel, rid, known, problems)
-        if run is not None:
+        if _plain_sweep(doc.data, rid):
+            plain.append((rel, rid, doc))
+        elif (run := check_run(doc.data, doc, rel, rid, known, problems)) is not None:
             runs.append(run)
+    screened = columnar.screen([doc.data["configs"] for _, _, doc in plain])
+    clean: list[tuple[int, str, str, dict]] = []
+    for k, (rel, rid, doc) in enumerate(plain):
+        if k in screened.flagged:
+            if (run := check_run(doc.data, doc, rel, rid, known, problems)) is not None:
+                runs.append(run)
+            continue
+        c = Checker(rel, doc, problems)
+        fields = schema.sweep_fields(c, doc.data, known)
+        if not c.failed:
+            clean.append((k, rel, rid, fields))
+    keep = np.isin(screened.owner, [k for k, *_ in clean])
+    parts = [{name: col[keep] for name, col in screened.columns.items()}]
+    sweeps = [r for r in runs if isinstance(r, SweepRun)]
+    parts += [columnar.columns_of(r.configs) for r in sweeps]
+    table = columnar.ConfigTable.concat(parts)
+    start = 0
+    for k, rel, rid, fields in clean:
+        stop = start + len(plain[k][2].data["configs"])
+        rows = columnar.ConfigRows(table, start, stop)
+        runs.append(SweepRun(id=rid, path=rel, kind="sweep", configs=rows, **fields))
+        start = stop
+    for i, run in enumerate(runs):
+        if isinstance(run, SweepRun) and not isinstance(run.configs, columnar.ConfigRows):
+            stop = start + len(run.configs)
+            runs[i] = dataclasses.replace(run, configs=columnar.ConfigRows(table, start, stop))
+            start = stop
     _cross_checks(root, runs, known, problems)
-    return runs
+    return runs, table
 
 
 def _cross_checks(root: Path, runs: list[Run], known: dict, problems: Problems) -> None:
@@ -199,7 +256,7 @@ def load_site(root: Path | str) -> tuple[Site | None, Problems]:
         )
         return None, problems
     known = catalogs(root, problems)
-    runs = load_runs(root, known, problems)
+    runs, table = load_runs(root, known, problems)
     if problems.has_errors:
         return None, problems
     site = Site(
@@ -210,6 +267,7 @@ def load_site(root: Path | str) -> tuple[Site | None, Problems]:
         workloads=known["workloads"],
         pricing=known["pricing"],
         runs=tuple(sorted(runs, key=lambda r: (r.date, r.id))),
+        table=table,
     )
     return site, problems
 

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -139,7 +141,7 @@ class Run:
 @dataclass(frozen=True)
 class SweepRun(Run):
     workload: str = ""
-    configs: tuple[SweepConfig, ...] = ()
+    configs: Sequence[SweepConfig] = ()  # a tuple, or columnar.ConfigRows of the site's table
 
 
 @dataclass(frozen=True)
@@ -201,6 +203,7 @@ class Site:
     workloads: dict[str, Workload]
     pricing: Pricing
     runs: tuple[Run, ...]
+    table: Any = None  # columnar.ConfigTable: every sweep config, rows of each run together
 
     @property
     def sweeps(self) -> list[SweepRun]:

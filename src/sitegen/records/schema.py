@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from .checker import MISSING, Checker
@@ -224,7 +225,51 @@ MATRIX_FIELDS = RUN_FIELDS + (
     "prefill",
     "decode",
 )
-CONFIG_FIELDS = (
+INTEGER, NUMBER, BOOLEAN, STRING, LATENCY = "integer", "number", "boolean", "string", "latency"
+ALWAYS, WHEN_OK, OPTIONAL = "always", "when ok", "optional"
+
+
+@dataclass(frozen=True)
+class ConfigField:
+    """One measured field of a sweep config: the only place a config field is declared.
+
+    The slow checker (`_config`), the columnar screen (`columnar.py`), the config table and the
+    importers all read this list; `SweepConfig` has one attribute per entry (a test holds them
+    together).
+    """
+
+    name: str
+    kind: str
+    required: str = OPTIONAL  # ALWAYS, WHEN_OK (status ok) or OPTIONAL
+
+
+CONFIG_SPEC = (
+    ConfigField("gpus", INTEGER, ALWAYS),
+    ConfigField("tp", INTEGER),
+    ConfigField("pp", INTEGER),
+    ConfigField("ep", INTEGER),
+    ConfigField("dp", INTEGER),
+    ConfigField("dp_attention", BOOLEAN),
+    ConfigField("spec_decoding", STRING),
+    ConfigField("disagg", BOOLEAN),
+    ConfigField("prefill_gpus", INTEGER),
+    ConfigField("decode_gpus", INTEGER),
+    ConfigField("power_w", NUMBER),
+    ConfigField("image", STRING),
+    ConfigField("concurrency", INTEGER, ALWAYS),
+    ConfigField("throughput_per_gpu", NUMBER, WHEN_OK),
+    ConfigField("output_throughput_per_gpu", NUMBER),
+    ConfigField("ttft_ms", LATENCY, WHEN_OK),
+    ConfigField("tpot_ms", LATENCY, WHEN_OK),
+    ConfigField("e2el_ms", LATENCY),
+)
+LATENCY_FIELDS = ("median", "mean", "p90", "p99")
+# beside the measured fields: an interactivity stated by a tool (checked against the TPOT) and
+# the status (a failed config need not carry figures)
+CONFIG_FIELDS = tuple(f.name for f in CONFIG_SPEC) + ("interactivity", "status")
+STATUSES = ("ok", "failed")
+# the fields that tell two configs of a run apart (the rest are what was measured)
+CONFIG_KEY = (
     "gpus",
     "tp",
     "pp",
@@ -235,16 +280,7 @@ CONFIG_FIELDS = (
     "disagg",
     "prefill_gpus",
     "decode_gpus",
-    "power_w",
-    "image",
     "concurrency",
-    "throughput_per_gpu",
-    "output_throughput_per_gpu",
-    "ttft_ms",
-    "tpot_ms",
-    "e2el_ms",
-    "interactivity",
-    "status",
 )
 
 
@@ -273,38 +309,32 @@ def _latency(c: Checker, obj: dict, path: Path_, key: str, required: bool) -> La
         c.expected(path + (key,), "a mapping such as {median: 20.5}", raw)
         return None
     here = path + (key,)
-    c.unknown_keys(raw, here, ("median", "mean", "p90", "p99"))
+    c.unknown_keys(raw, here, LATENCY_FIELDS)
     median = c.number(raw, here, "median")
     spread = {k: c.number(raw, here, k, required=False) for k in ("mean", "p90", "p99")}
     return Latency(median, **spread) if median is not None else None
 
 
+def _field(c: Checker, m: dict, path: Path_, spec: ConfigField, ok: bool) -> Any:
+    required = spec.required == ALWAYS or (spec.required == WHEN_OK and ok)
+    if spec.kind == INTEGER:
+        return c.integer(m, path, spec.name, required=required)
+    if spec.kind == NUMBER:
+        return c.number(m, path, spec.name, required=required)
+    if spec.kind == LATENCY:
+        return _latency(c, m, path, spec.name, required=required)
+    if spec.kind == BOOLEAN:
+        return c.boolean(m, path, spec.name)
+    return c.string(m, path, spec.name, required=required)
+
+
 def _config(c: Checker, m: dict, path: Path_) -> SweepConfig | None:
     c.unknown_keys(m, path, CONFIG_FIELDS)
-    status = c.choice(m, path, "status", ("ok", "failed"), default="ok")
-    ok = status == "ok"
+    status = c.choice(m, path, "status", STATUSES, default="ok")
     before = c.failed
     c.failed = False
-    gpus = c.integer(m, path, "gpus")
-    concurrency = c.integer(m, path, "concurrency")
-    throughput = c.number(m, path, "throughput_per_gpu", required=ok)
-    ttft = _latency(c, m, path, "ttft_ms", required=ok)
-    tpot = _latency(c, m, path, "tpot_ms", required=ok)
-    config = dict(
-        output_throughput_per_gpu=c.number(m, path, "output_throughput_per_gpu", required=False),
-        e2el_ms=_latency(c, m, path, "e2el_ms", required=False),
-        tp=c.integer(m, path, "tp", required=False),
-        pp=c.integer(m, path, "pp", required=False),
-        ep=c.integer(m, path, "ep", required=False),
-        dp=c.integer(m, path, "dp", required=False),
-        dp_attention=c.boolean(m, path, "dp_attention"),
-        spec_decoding=c.string(m, path, "spec_decoding", required=False),
-        disagg=c.boolean(m, path, "disagg"),
-        prefill_gpus=c.integer(m, path, "prefill_gpus", required=False),
-        decode_gpus=c.integer(m, path, "decode_gpus", required=False),
-        power_w=c.number(m, path, "power_w", required=False),
-        image=c.string(m, path, "image", required=False),
-    )
+    values = {spec.name: _field(c, m, path, spec, status == "ok") for spec in CONFIG_SPEC}
+    tpot = values["tpot_ms"]
     if tpot is not None and "interactivity" in m:
         stated = c.number(m, path, "interactivity")
         derived = 1000.0 / tpot.median
@@ -313,20 +343,19 @@ def _config(c: Checker, m: dict, path: Path_) -> SweepConfig | None:
                 path + ("interactivity",),
                 f"expected 1000 / tpot_ms.median = {derived:.4g} (within 1 %), got {stated:g}",
             )
-    _plausible(c, path, ttft, tpot, throughput, config["output_throughput_per_gpu"])
+    _plausible(
+        c,
+        path,
+        values["ttft_ms"],
+        tpot,
+        values["throughput_per_gpu"],
+        values["output_throughput_per_gpu"],
+    )
     bad = c.failed
     c.failed = before or bad
-    if bad or gpus is None or concurrency is None:
+    if bad or values["gpus"] is None or values["concurrency"] is None:
         return None
-    return SweepConfig(
-        gpus=gpus,
-        concurrency=concurrency,
-        throughput_per_gpu=throughput,
-        ttft_ms=ttft,
-        tpot_ms=tpot,
-        status=status or "ok",
-        **config,
-    )
+    return SweepConfig(status=status or "ok", **values)
 
 
 def _plausible(
@@ -356,25 +385,19 @@ def _plausible(
 
 
 def _config_key(config: SweepConfig) -> tuple:
-    return (
-        config.gpus,
-        config.tp,
-        config.pp,
-        config.ep,
-        config.dp,
-        config.dp_attention,
-        config.spec_decoding,
-        config.disagg,
-        config.prefill_gpus,
-        config.decode_gpus,
-        config.concurrency,
-    )
+    return tuple(getattr(config, name) for name in CONFIG_KEY)
+
+
+def sweep_fields(c: Checker, r: dict, catalogs: dict) -> dict:
+    """A sweep record's own fields (all but its configs), checked."""
+    c.unknown_keys(r, (), SWEEP_FIELDS)
+    fields = _run_fields(c, r, catalogs)
+    fields["workload"] = c.ref(r, (), "workload", catalogs["workloads"], "data/workloads.yaml")
+    return fields
 
 
 def sweep(c: Checker, r: dict, run_id: str, rel: str, catalogs: dict) -> SweepRun | None:
-    c.unknown_keys(r, (), SWEEP_FIELDS)
-    fields = _run_fields(c, r, catalogs)
-    workload = c.ref(r, (), "workload", catalogs["workloads"], "data/workloads.yaml")
+    fields = sweep_fields(c, r, catalogs)
     raw = r.get("configs")
     configs: list[SweepConfig] = []
     if not isinstance(raw, list) or not raw:
@@ -399,9 +422,7 @@ def sweep(c: Checker, r: dict, run_id: str, rel: str, catalogs: dict) -> SweepRu
             configs.append(config)
     if c.failed:
         return None
-    return SweepRun(
-        id=run_id, path=rel, kind="sweep", workload=workload, configs=tuple(configs), **fields
-    )
+    return SweepRun(id=run_id, path=rel, kind="sweep", configs=tuple(configs), **fields)
 
 
 def _rows(c: Checker, r: dict, key: str, required: bool, build) -> list:

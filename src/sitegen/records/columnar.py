@@ -1,0 +1,321 @@
+"""Sweep configs as columns: one screen over every config of a site, objects only on demand.
+
+Loading a large site config by config through `Checker` costs a Python call per field; here
+every config of every file is read into one column per field and checked with numpy at once.
+The screen is conservative: any config that the exact checker (`schema._config`) might say
+anything about, an error or a warning, flags its file, and a flagged file is checked again by
+that checker, which words every message and finds its line. A clean file never builds a
+`SweepConfig`: its configs live in the `ConfigTable`, and `ConfigRows` makes objects from it
+only for the page that shows them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .checker import MAX_NUMBER, MIN_NUMBER
+from .model import Latency, SweepConfig
+from .schema import (
+    ALWAYS,
+    BOOLEAN,
+    CONFIG_FIELDS,
+    CONFIG_KEY,
+    CONFIG_SPEC,
+    INTEGER,
+    INTERACTIVITY_TOLERANCE,
+    LATENCY,
+    LATENCY_FIELDS,
+    NUMBER,
+    STRING,
+    TPOT_PLAUSIBLE_MS,
+    TTFT_PLAUSIBLE_MS,
+    WHEN_OK,
+)
+
+NUMERIC = (int, float)
+ALLOWED_KEYS = frozenset(CONFIG_FIELDS)
+ALLOWED_LATENCY_KEYS = frozenset(LATENCY_FIELDS)
+
+
+def latency_column(name: str, part: str) -> str:
+    """ttft_ms -> ttft_ms (the median), ttft_ms_p90, ...: a latency as flat columns."""
+    return name if part == "median" else f"{name}_{part}"
+
+
+# every column of the table, in SweepConfig's order; latencies flattened
+COLUMNS = tuple(
+    latency_column(spec.name, part) if spec.kind == LATENCY else spec.name
+    for spec in CONFIG_SPEC
+    for part in (LATENCY_FIELDS if spec.kind == LATENCY else ("",))
+) + ("status",)
+# numbers and integers are float64 columns (NaN: absent); booleans and text are object columns
+FLOAT_COLUMNS = frozenset(
+    c for c in COLUMNS if c not in ("status", "dp_attention", "disagg", "spec_decoding", "image")
+)
+INTEGER_COLUMNS = frozenset(spec.name for spec in CONFIG_SPEC if spec.kind == INTEGER)
+
+
+# -- the screen ------------------------------------------------------------------------------
+
+
+def _floats(values: list) -> tuple[np.ndarray, np.ndarray]:
+    """A float column and the rows whose value is neither absent nor a plain number."""
+    types = set(map(type, values))
+    if types <= {int, float, type(None)}:
+        try:
+            return np.array(values, dtype=float), np.zeros(len(values), dtype=bool)
+        except OverflowError:  # an integer too large for a float: found row by row below
+            pass
+    bad = np.zeros(len(values), dtype=bool)
+    out = np.full(len(values), np.nan)
+    for i, v in enumerate(values):
+        if v is None:
+            continue
+        if type(v) in NUMERIC:
+            try:
+                out[i] = float(v)
+                continue
+            except OverflowError:
+                pass
+        bad[i] = True
+    return out, bad
+
+
+def _objects(values: list, allowed: tuple[type, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """An object column and the rows whose value is not absent nor of the allowed type."""
+    column = np.empty(len(values), dtype=object)
+    column[:] = values
+    types = set(map(type, values))
+    if types <= {*allowed, type(None)}:
+        bad = np.zeros(len(values), dtype=bool)
+    else:
+        bad = np.fromiter(
+            (v is not None and type(v) not in allowed for v in values), bool, len(values)
+        )
+    return column, bad
+
+
+def _number_out_of_range(a: np.ndarray, integer: bool) -> np.ndarray:
+    present = ~np.isnan(a)
+    with np.errstate(invalid="ignore"):
+        if integer:
+            wrong = (a < 1) | (a > MAX_NUMBER) | (a != np.floor(a))
+        else:
+            wrong = ~np.isfinite(a) | (a <= 0) | (a > MAX_NUMBER) | (a < MIN_NUMBER)
+    return present & wrong
+
+
+@dataclass
+class Screened:
+    """Every config of the screened files as columns, and which files need the exact checker."""
+
+    columns: dict[str, np.ndarray]
+    owner: np.ndarray  # the index (in the list screened) of each row's file
+    flagged: set[int]
+
+
+def screen(files: Sequence[Sequence[Any]]) -> Screened:
+    """Read and check the configs of every file at once (each item: one file's configs list)."""
+    counts = np.fromiter((len(f) for f in files), dtype=np.int64, count=len(files))
+    owner = np.repeat(np.arange(len(files)), counts)
+    configs: list = [c for f in files for c in f]
+    n = len(configs)
+    bad = np.zeros(n, dtype=bool)
+    columns: dict[str, np.ndarray] = {}
+    if not all(type(c) is dict for c in configs):
+        bad |= np.fromiter((type(c) is not dict for c in configs), bool, n)
+        configs = [c if type(c) is dict else {} for c in configs]
+    keys = set().union(*configs) if configs else set()
+    if not keys <= ALLOWED_KEYS:
+        bad |= np.fromiter((not c.keys() <= ALLOWED_KEYS for c in configs), bool, n)
+
+    def column(name: str) -> list:
+        return [c.get(name) for c in configs] if name in keys else [None] * n
+
+    status, wrong = _objects(column("status"), (str,))
+    bad |= wrong | np.fromiter((s is not None and s != "ok" for s in status), bool, n)
+    columns["status"] = np.full(n, "ok", dtype=object)  # a failed config takes the exact path
+    for spec in CONFIG_SPEC:
+        required = spec.required in (ALWAYS, WHEN_OK)  # every screened config is ok
+        if spec.kind in (INTEGER, NUMBER):
+            values, wrong = _floats(column(spec.name))
+            bad |= wrong | _number_out_of_range(values, spec.kind == INTEGER)
+            if required:
+                bad |= np.isnan(values)
+            columns[spec.name] = values
+        elif spec.kind == LATENCY:
+            bad |= _screen_latency(column(spec.name), spec.name, required, columns)
+        else:
+            allowed = (bool,) if spec.kind == BOOLEAN else (str,)
+            values, wrong = _objects(column(spec.name), allowed)
+            if spec.kind == STRING and not wrong.any():
+                wrong = np.fromiter(
+                    (v is not None and (not v or v != v.strip()) for v in values), bool, n
+                )
+            bad |= wrong
+            columns[spec.name] = values
+    if "interactivity" in keys:
+        stated, wrong = _floats(column("interactivity"))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            derived = 1000.0 / columns["tpot_ms"]
+            off = np.abs(stated - derived) > INTERACTIVITY_TOLERANCE * derived
+        bad |= wrong | _number_out_of_range(stated, False) | (~np.isnan(stated) & ~(off == False))  # noqa: E712
+    bad |= _implausible(columns)
+    bad |= _duplicates(owner, columns)
+    return Screened(columns, owner, set(np.unique(owner[bad]).tolist()))
+
+
+def _screen_latency(values: list, name: str, required: bool, columns: dict) -> np.ndarray:
+    n = len(values)
+    mappings, bad = _objects(values, (dict,))
+    present = [v if type(v) is dict else {} for v in values]
+    keys = set().union(*present) if present else set()
+    if not keys <= ALLOWED_LATENCY_KEYS:
+        bad |= np.fromiter((not v.keys() <= ALLOWED_LATENCY_KEYS for v in present), bool, n)
+    for part in LATENCY_FIELDS:
+        parts, wrong = _floats([v.get(part) for v in present] if part in keys else [None] * n)
+        bad |= wrong | _number_out_of_range(parts, False)
+        columns[latency_column(name, part)] = parts
+    median = columns[name]
+    given = np.fromiter((v is not None for v in values), bool, n)
+    bad |= given & np.isnan(median)  # a mapping without a median
+    if required:
+        bad |= ~given
+    return bad
+
+
+def _implausible(columns: dict[str, np.ndarray]) -> np.ndarray:
+    """What the exact checker warns about: latencies out of range, output above total."""
+    ttft, tpot = columns["ttft_ms"], columns["tpot_ms"]
+    total, output = columns["throughput_per_gpu"], columns["output_throughput_per_gpu"]
+    with np.errstate(invalid="ignore"):
+        return (
+            (ttft < TTFT_PLAUSIBLE_MS[0])
+            | (ttft > TTFT_PLAUSIBLE_MS[1])
+            | (tpot < TPOT_PLAUSIBLE_MS[0])
+            | (tpot > TPOT_PLAUSIBLE_MS[1])
+            | (output > total)
+        )
+
+
+def _duplicates(owner: np.ndarray, columns: dict[str, np.ndarray]) -> np.ndarray:
+    """Two configs of one file with the same GPUs, parallelism and concurrency."""
+    if len(owner) == 0:
+        return np.zeros(0, dtype=bool)
+    frame = pd.DataFrame({"file": owner, **{k: columns[k] for k in CONFIG_KEY}})
+    return frame.duplicated(keep=False).to_numpy()
+
+
+# -- the table -------------------------------------------------------------------------------
+
+
+def columns_of(configs: Sequence[SweepConfig]) -> dict[str, np.ndarray]:
+    """The columns of configs that the exact checker built (a flagged file that passed)."""
+    out: dict[str, np.ndarray] = {}
+    for spec in CONFIG_SPEC:
+        if spec.kind == LATENCY:
+            lat = [getattr(c, spec.name) for c in configs]
+            for part in LATENCY_FIELDS:
+                out[latency_column(spec.name, part)] = np.array(
+                    [getattr(v, part) if v is not None else None for v in lat], dtype=float
+                )
+        elif spec.kind in (INTEGER, NUMBER):
+            out[spec.name] = np.array([getattr(c, spec.name) for c in configs], dtype=float)
+        else:
+            values = np.empty(len(configs), dtype=object)
+            values[:] = [getattr(c, spec.name) for c in configs]
+            out[spec.name] = values
+    status = np.empty(len(configs), dtype=object)
+    status[:] = [c.status for c in configs]
+    out["status"] = status
+    return out
+
+
+class ConfigTable:
+    """Every sweep config of a site, one column per field, the runs' rows one after another."""
+
+    def __init__(self, columns: dict[str, np.ndarray]) -> None:
+        self.columns = columns
+        self.rows = len(columns["status"])
+
+    @classmethod
+    def concat(cls, parts: Sequence[dict[str, np.ndarray]]) -> ConfigTable:
+        if not parts:
+            return cls(columns_of(()))
+        return cls({name: np.concatenate([p[name] for p in parts]) for name in COLUMNS})
+
+    def config(self, i: int) -> SweepConfig:
+        return _make_config({name: col[i] for name, col in self.columns.items()})
+
+    def slice(self, start: int, stop: int) -> list[SweepConfig]:
+        cells = {name: col[start:stop].tolist() for name, col in self.columns.items()}
+        return [_make_config({name: cells[name][i] for name in cells}) for i in range(stop - start)]
+
+
+def _plain(value: Any, integer: bool) -> Any:
+    if isinstance(value, float | np.floating):
+        if value != value:  # NaN: absent
+            return None
+        return int(value) if integer else float(value)
+    return value
+
+
+def _make_config(cells: dict[str, Any]) -> SweepConfig:
+    values: dict[str, Any] = {}
+    for spec in CONFIG_SPEC:
+        if spec.kind == LATENCY:
+            median = _plain(cells[spec.name], False)
+            values[spec.name] = (
+                None
+                if median is None
+                else Latency(
+                    median,
+                    *(
+                        _plain(cells[latency_column(spec.name, p)], False)
+                        for p in LATENCY_FIELDS[1:]
+                    ),
+                )
+            )
+        else:
+            values[spec.name] = _plain(cells[spec.name], spec.kind == INTEGER)
+    return SweepConfig(status=cells["status"], **values)
+
+
+class ConfigRows(Sequence[SweepConfig]):
+    """A run's configs, made from the table when a page asks for them, never kept."""
+
+    __slots__ = ("table", "start", "stop")
+
+    def __init__(self, table: ConfigTable, start: int, stop: int) -> None:
+        self.table, self.start, self.stop = table, start, stop
+
+    def __len__(self) -> int:
+        return self.stop - self.start
+
+    def __iter__(self) -> Iterator[SweepConfig]:
+        return iter(self.table.slice(self.start, self.stop))
+
+    def __getitem__(self, index):  # type: ignore[override]
+        if isinstance(index, slice):
+            return self.table.slice(self.start, self.stop)[index]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError(index)
+        return self.table.config(self.start + index)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Sequence):
+            return list(self) == list(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return f"ConfigRows({len(self)} configs)"

@@ -1,0 +1,119 @@
+"""The columnar screen against the exact checker: whatever it lets through, the checker passes
+unchanged, and the table gives back the very configs the checker builds."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sitegen.records import columnar, model, schema
+from sitegen.records.checker import Checker
+from sitegen.records.problems import Problems
+from sitegen.records.yamlpos import Document
+
+numbers = st.one_of(
+    st.floats(min_value=1e-7, max_value=2e12),
+    st.integers(min_value=-3, max_value=300),
+    st.sampled_from([0, -1.5, float("nan"), float("inf"), True, "8", None, 10**400, 8.0]),
+)
+latency = st.one_of(
+    st.fixed_dictionaries(
+        {"median": numbers},
+        optional={"p90": numbers, "mean": numbers, "p99": numbers, "p95": numbers},
+    ),
+    st.sampled_from([None, 5, "fast", [1]]),
+)
+positive = st.one_of(st.floats(min_value=1e-6, max_value=1e12), st.integers(1, 10**12))
+count = st.one_of(st.integers(1, 512), st.sampled_from([8.0, 16.0]))
+valid = st.fixed_dictionaries(
+    {
+        "gpus": count,
+        "concurrency": count,
+        "throughput_per_gpu": positive,
+        "ttft_ms": st.fixed_dictionaries(
+            {"median": st.floats(1.0, 600_000.0)}, optional={"p90": positive, "mean": positive}
+        ),
+        "tpot_ms": st.fixed_dictionaries(
+            {"median": st.floats(0.2, 10_000.0)}, optional={"p99": positive}
+        ),
+    },
+    optional={
+        "tp": count,
+        "ep": count,
+        "power_w": positive,
+        "e2el_ms": st.fixed_dictionaries({"median": positive}),
+        "dp_attention": st.sampled_from([True, False, None]),
+        "spec_decoding": st.sampled_from(["mtp", "eagle", None]),
+        "image": st.just("lmsysorg/sglang:v0.5"),
+        "status": st.sampled_from(["ok", None]),
+    },
+)
+wild = st.fixed_dictionaries(
+    {"gpus": numbers, "concurrency": numbers},
+    optional={
+        "throughput_per_gpu": numbers,
+        "output_throughput_per_gpu": numbers,
+        "ttft_ms": latency,
+        "tpot_ms": latency,
+        "e2el_ms": latency,
+        "tp": numbers,
+        "ep": numbers,
+        "dp_attention": st.sampled_from([True, False, None, "yes", 1]),
+        "spec_decoding": st.sampled_from(["mtp", " mtp", "", 3, None]),
+        "interactivity": numbers,
+        "status": st.sampled_from(["ok", "failed", None, "bad"]),
+        "colour": st.just("blue"),
+    },
+)
+
+
+def exact(configs: list) -> tuple[list, Problems]:
+    problems = Problems()
+    c = Checker("f.yaml", Document({"configs": configs}), problems)
+    built = [schema._config(c, m, ("configs", i)) for i, m in enumerate(configs)]
+    return built, problems
+
+
+config = st.one_of(valid, valid, valid, wild)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(config, min_size=1, max_size=4), min_size=1, max_size=4))
+def test_what_the_screen_passes_the_checker_passes_and_the_table_keeps(files):
+    screened = columnar.screen(files)
+    offset = 0
+    for k, configs in enumerate(files):
+        rows = slice(offset, offset + len(configs))
+        offset += len(configs)
+        if k in screened.flagged:
+            continue
+        built, problems = exact(configs)
+        assert not problems, problems.items
+        table = columnar.ConfigTable({n: col[rows] for n, col in screened.columns.items()})
+        assert list(columnar.ConfigRows(table, 0, len(configs))) == built
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(config, min_size=1, max_size=5))
+def test_a_config_the_checker_builds_comes_back_from_its_columns(configs):
+    built, _ = exact(configs)
+    good = [c for c in built if c is not None]
+    table = columnar.ConfigTable(columnar.columns_of(good))
+    assert list(columnar.ConfigRows(table, 0, len(good))) == good
+
+
+def test_each_config_field_is_declared_once_and_sweep_config_has_it():
+    names = [spec.name for spec in schema.CONFIG_SPEC]
+    attributes = [f.name for f in dataclasses.fields(model.SweepConfig)]
+    assert sorted(names + ["status"]) == sorted(attributes)
+    assert tuple(names) + ("interactivity", "status") == schema.CONFIG_FIELDS
+
+
+def test_a_clean_file_is_not_flagged_and_a_bad_one_is():
+    good = {"gpus": 8, "concurrency": 4, "throughput_per_gpu": 900.0}
+    good |= {"ttft_ms": {"median": 300}, "tpot_ms": {"median": 20.5, "p90": 30}}
+    screened = columnar.screen([[good], [dict(good, tp=True)], [good, dict(good)]])
+    # a boolean where a number goes; the same config twice in one file
+    assert screened.flagged == {1, 2}
