@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import datetime as dt
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from . import frontier
-from .records import Site, SweepRun
+from .records import Site
 
 CURVE = ["engine", "precision"]
 GROUP = ["model", "gpu", "workload"]
@@ -41,6 +41,7 @@ class CurveSummary:
     precision: str
     frontier: tuple[frontier.Point, ...]
     points: tuple[dict, ...]  # every ok config of the curve's current runs
+    point_rows: tuple[int, ...] = ()  # each point's row in the site's config table
     history: tuple[HistoryPoint, ...] = ()
 
 
@@ -68,53 +69,40 @@ class WorkloadSummary:
     older_runs: tuple[str, ...] = field(default=())
 
 
-def config_frame(sweeps: list[SweepRun]) -> pd.DataFrame:
-    """One row per config of every sweep, with its run's identity beside it."""
-    rows = []
-    for run in sweeps:
-        for index, c in enumerate(run.configs):
-            rows.append(
-                {
-                    "model": run.model,
-                    "gpu": run.gpu,
-                    "workload": run.workload,
-                    "engine": run.engine,
-                    "precision": run.precision,
-                    "date": run.date,
-                    "run": run.id,
-                    "index": index,
-                    "status": c.status,
-                    "interactivity": c.interactivity if c.tpot_ms else math.nan,
-                    "throughput_per_gpu": c.throughput_per_gpu,
-                    "concurrency": c.concurrency,
-                    "gpus": c.gpus,
-                    "tp": c.tp,
-                    "ep": c.ep,
-                    "parallelism": c.parallelism,
-                    "ttft_ms": c.ttft_ms.median if c.ttft_ms else math.nan,
-                    "tpot_ms": c.tpot_ms.median if c.tpot_ms else math.nan,
-                }
-            )
-    columns = (
-        GROUP
-        + CURVE
-        + [
-            "date",
-            "run",
-            "index",
-            "status",
-            "interactivity",
-            "throughput_per_gpu",
-            "concurrency",
-            "gpus",
-            "tp",
-            "ep",
-            "parallelism",
-            "ttft_ms",
-            "tpot_ms",
-        ]
-    )
-    return pd.DataFrame(rows, columns=columns)
+FRAME_COLUMNS = ("throughput_per_gpu", "concurrency", "gpus", "tp", "ep", "ttft_ms", "tpot_ms")
+
+
+def config_frame(site: Site) -> pd.DataFrame:
+    """One row per config of every sweep, with its run's identity beside it, from the table.
+
+    Rows follow the site's runs (date, then id), configs in record order; `row` is the config's
+    row in the site's table, from which a page makes the config itself when it quotes one.
+    """
+    sweeps = site.sweeps
+    table = site.table
+    columns = [*GROUP, *CURVE, "date", "run", "index", "status", "interactivity", *FRAME_COLUMNS]
+    if not sweeps or table is None:
+        return pd.DataFrame(columns=[*columns, "row"])
+    lengths = np.fromiter((len(r.configs) for r in sweeps), dtype=np.int64, count=len(sweeps))
+    rows = np.concatenate([np.arange(r.configs.start, r.configs.stop) for r in sweeps])
+
+    def per_run(values: list) -> np.ndarray:
+        out = np.empty(len(values), dtype=object)
+        out[:] = values
+        return np.repeat(out, lengths)
+
+    data: dict[str, Any] = {
+        name: per_run([getattr(r, name) for r in sweeps]) for name in (*GROUP, *CURVE, "date")
+    }
+    data["run"] = per_run([r.id for r in sweeps])
+    data["index"] = rows - np.repeat([r.configs.start for r in sweeps], lengths)
+    data["status"] = table.columns["status"][rows]
+    tpot = table.columns["tpot_ms"][rows]
+    data["interactivity"] = 1000.0 / tpot  # as SweepConfig.interactivity: NaN without a TPOT
+    for name in FRAME_COLUMNS:
+        data[name] = table.columns[name][rows]
+    data["row"] = rows
+    return pd.DataFrame(data, columns=[*columns, "row"])
 
 
 def mark_current(frame: pd.DataFrame) -> pd.DataFrame:
@@ -140,21 +128,33 @@ def _point_record(row: Row) -> dict:
     }
 
 
-def _config_record(row: Row) -> dict:
-    """A config as the page quotes it: its point, and where it comes from."""
-    return dict(
-        _point_record(row),
-        engine=row["engine"],
-        precision=row["precision"],
-        parallelism=row["parallelism"],
-        date=row["date"],
-        index=int(row["index"]),
-    )
+class _Quoting:
+    """Turns rows into what a page quotes; the parallelism label comes from the config itself."""
 
+    def __init__(self, table: Any) -> None:
+        self.table = table
 
-def _failed_record(row: Row) -> dict:
-    keys = ("run", "engine", "precision", "parallelism")
-    return {k: row[k] for k in keys} | {k: int(row[k]) for k in ("index", "concurrency", "gpus")}
+    def parallelism(self, row: Row) -> str:
+        return self.table.config(int(row["row"])).parallelism
+
+    def config(self, row: Row) -> dict:
+        """A config as the page quotes it: its point, and where it comes from."""
+        return dict(
+            _point_record(row),
+            engine=row["engine"],
+            precision=row["precision"],
+            parallelism=self.parallelism(row),
+            date=row["date"],
+            index=int(row["index"]),
+        )
+
+    def failed(self, row: Row) -> dict:
+        keys = ("run", "engine", "precision")
+        return (
+            {k: row[k] for k in keys}
+            | {"parallelism": self.parallelism(row)}
+            | {k: int(row[k]) for k in ("index", "concurrency", "gpus")}
+        )
 
 
 def _points(rows: list[Row]) -> list[frontier.Point]:
@@ -206,15 +206,15 @@ def _histories(rows: list[Row], target: float, method: str) -> dict[tuple, tuple
     return {key: tuple(points) for key, points in histories.items()}
 
 
-def _headline_config(curve_rows: list[Row], target: float) -> dict | None:
+def _headline_row(curve_rows: list[Row], target: float) -> Row | None:
     """The measured config that carries the headline: the highest throughput meeting the target."""
     meeting = [r for r in curve_rows if r["interactivity"] >= target]
     if not meeting:
         return None
-    return _config_record(max(meeting, key=lambda r: (r["throughput_per_gpu"], r["interactivity"])))
+    return max(meeting, key=lambda r: (r["throughput_per_gpu"], r["interactivity"]))
 
 
-def summarise_workload(site: Site, rows: list[Row]) -> WorkloadSummary | None:
+def summarise_workload(site: Site, rows: list[Row], quote: _Quoting) -> WorkloadSummary | None:
     """One model x GPU x workload from all of its config rows (current and older)."""
     model, gpu, workload = (rows[0][k] for k in GROUP)
     config = site.config
@@ -231,7 +231,8 @@ def summarise_workload(site: Site, rows: list[Row]) -> WorkloadSummary | None:
             precision,
             frontier.pareto_frontier(_points(curve_rows)),
             tuple(_point_record(r) for r in curve_rows),
-            histories[(engine, precision)],
+            history=histories[(engine, precision)],
+            point_rows=tuple(int(r["row"]) for r in curve_rows),
         )
         for (engine, precision), curve_rows in by_curve.items()
     ]
@@ -241,7 +242,8 @@ def summarise_workload(site: Site, rows: list[Row]) -> WorkloadSummary | None:
     headline_config = None
     if head.engine is not None:
         on_curve = by_curve[(head.engine, head.precision)]
-        headline_config = _headline_config(on_curve, config.headline_interactivity)
+        row = _headline_row(on_curve, config.headline_interactivity)
+        headline_config = quote.config(row) if row is not None else None
     dates = [r["date"] for r in current]
     return WorkloadSummary(
         model=model,
@@ -257,12 +259,31 @@ def summarise_workload(site: Site, rows: list[Row]) -> WorkloadSummary | None:
         curves=tuple(curves),
         headline=head,
         headline_config=headline_config,
-        fastest_ttft=_config_record(min(ok, key=lambda r: (r["ttft_ms"], r["run"], r["index"]))),
-        fastest_tpot=_config_record(min(ok, key=lambda r: (r["tpot_ms"], r["run"], r["index"]))),
-        failed=tuple(_failed_record(r) for r in current if r["status"] != "ok"),
+        fastest_ttft=quote.config(min(ok, key=lambda r: (r["ttft_ms"], r["run"], r["index"]))),
+        fastest_tpot=quote.config(min(ok, key=lambda r: (r["tpot_ms"], r["run"], r["index"]))),
+        failed=tuple(quote.failed(r) for r in current if r["status"] != "ok"),
         current_runs=tuple(sorted({r["run"] for r in current})),
         older_runs=tuple(sorted({r["run"] for r in rows} - {r["run"] for r in current})),
     )
+
+
+def _groups(frame: pd.DataFrame) -> list[list[Row]]:
+    """The rows of each model x GPU x workload of a frame sorted by them, as plain dicts.
+
+    Rows are made one group at a time from the columns (never the whole frame at once).
+    """
+    names = list(frame.columns)
+    columns = [frame[name].to_numpy() for name in names]
+    keys = frame[GROUP].to_numpy()
+    changes = np.flatnonzero((keys[1:] != keys[:-1]).any(axis=1)) + 1
+    edges = [0, *changes.tolist(), len(frame)]
+    groups = []
+    for start, stop in zip(edges, edges[1:], strict=False):
+        cells = [col[start:stop].tolist() for col in columns]
+        groups.append(
+            [dict(zip(names, values, strict=True)) for values in zip(*cells, strict=True)]
+        )
+    return groups
 
 
 def summarise(site: Site) -> dict[tuple[str, str], list[WorkloadSummary]]:
@@ -271,7 +292,7 @@ def summarise(site: Site) -> dict[tuple[str, str], list[WorkloadSummary]]:
     pandas does the whole-table work once (the current runs, the order of points); each
     model x GPU x workload is then assembled from its plain rows.
     """
-    frame = config_frame(site.sweeps)
+    frame = config_frame(site)
     pairs: dict[tuple[str, str], list[WorkloadSummary]] = {}
     if frame.empty:
         return pairs
@@ -279,8 +300,9 @@ def summarise(site: Site) -> dict[tuple[str, str], list[WorkloadSummary]]:
         GROUP + CURVE + ["interactivity", "throughput_per_gpu"], kind="stable"
     )
     default = site.config.default_workload
-    for rows in _by(frame.to_dict("records"), *GROUP).values():
-        summary = summarise_workload(site, rows)
+    quote = _Quoting(site.table)
+    for rows in _groups(frame):
+        summary = summarise_workload(site, rows, quote)
         if summary is not None:
             pairs.setdefault((summary.model, summary.gpu), []).append(summary)
     for summaries in pairs.values():

@@ -36,24 +36,6 @@ LEGEND_ROW = 20
 RADIUS = 5.0
 
 
-def _parallelism(runs: dict[str, SweepRun], point: dict) -> str:
-    """The config behind a data.json point, found in its run (points carry no parallelism)."""
-    run = runs.get(point["run"])
-    if run is not None:
-        for c in run.configs:
-            if (
-                c.ok
-                and c.concurrency == point["concurrency"]
-                and c.gpus == point["gpus"]
-                and c.tp == point["tp"]
-                and c.throughput_per_gpu == point["throughput_per_gpu"]
-                and c.tpot_ms is not None
-                and c.tpot_ms.median == point["tpot_ms"]
-            ):
-                return c.parallelism
-    return f"{point['gpus']} GPUs"
-
-
 def _chart_data(
     site: Site,
     model: str,
@@ -77,7 +59,7 @@ def _chart_data(
 
 def frontier_chart_data(site: Site, summary: WorkloadSummary) -> dict:
     """Everything the chart shows, as plain values: the chart is a function of this alone."""
-    runs = {r.id: r for r in site.sweeps if r.model == summary.model and r.gpu == summary.gpu}
+    dates = {r.id: r.date.isoformat() for r in site.runs}
     head = summary.headline
     curves = [
         {
@@ -85,8 +67,8 @@ def frontier_chart_data(site: Site, summary: WorkloadSummary) -> dict:
             "precision": c.precision,
             "frontier": [[p.interactivity, p.throughput_per_gpu] for p in c.frontier],
             "points": [
-                dict(p, parallelism=_parallelism(runs, p), date=runs[p["run"]].date.isoformat())
-                for p in c.points
+                dict(p, parallelism=site.table.config(row).parallelism, date=dates[p["run"]])
+                for p, row in zip(c.points, c.point_rows, strict=True)
             ],
         }
         for c in summary.curves
