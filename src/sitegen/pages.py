@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import itertools
 import json
@@ -30,7 +31,7 @@ from .datafiles import (
     rung_json,
     to_json,
 )
-from .records import MatrixRun, Problems, Run, Site
+from .records import MatrixRun, Problems, Run, Site, SweepRun
 from .runs import matrix_report, matrix_summary, run_route, sweep_report
 from .tables import WorkloadSummary
 
@@ -218,6 +219,8 @@ class Planner:
     def run_page(self, run: Run) -> Page:
         """The report of one run: a matrix's grids or a sweep's configs, with the write-up."""
         site = self.site
+        if isinstance(run, SweepRun):  # its configs made from the table once for this page
+            run = dataclasses.replace(run, configs=tuple(run.configs))
         model, gpu = site.models[run.model], site.gpus[run.gpu]
         chart = None
         if isinstance(run, MatrixRun):
@@ -306,8 +309,10 @@ class Planner:
                 Page(f"{name}/", "content.html", title, {"body": body, "meta": copy.meta})
             )
         for run in site.runs:
-            plan.pages.append(self.run_page(run))
-            plan.files.append(DataFile(run_route(run.id) + "data.json", to_json(run_json(run))))
+            page = self.run_page(run)
+            plan.pages.append(page)
+            data = run_json(page.context["report"].run)
+            plan.files.append(DataFile(run_route(run.id) + "data.json", to_json(data)))
         plan.pages.append(
             Page("", "404.html", "Page not found", {}, filename="404.html", in_sitemap=False)
         )

@@ -250,40 +250,38 @@ class ConfigTable:
         return cls({name: np.concatenate([p[name] for p in parts]) for name in COLUMNS})
 
     def config(self, i: int) -> SweepConfig:
-        return _make_config({name: col[i] for name, col in self.columns.items()})
+        return self.slice(i, i + 1)[0]
 
     def slice(self, start: int, stop: int) -> list[SweepConfig]:
-        cells = {name: col[start:stop].tolist() for name, col in self.columns.items()}
-        return [_make_config({name: cells[name][i] for name in cells}) for i in range(stop - start)]
-
-
-def _plain(value: Any, integer: bool) -> Any:
-    if isinstance(value, float | np.floating):
-        if value != value:  # NaN: absent
-            return None
-        return int(value) if integer else float(value)
-    return value
-
-
-def _make_config(cells: dict[str, Any]) -> SweepConfig:
-    values: dict[str, Any] = {}
-    for spec in CONFIG_SPEC:
-        if spec.kind == LATENCY:
-            median = _plain(cells[spec.name], False)
-            values[spec.name] = (
-                None
-                if median is None
-                else Latency(
-                    median,
-                    *(
-                        _plain(cells[latency_column(spec.name, p)], False)
-                        for p in LATENCY_FIELDS[1:]
-                    ),
+        """The configs of rows start..stop, made afresh (a page's, for as long as it needs them)."""
+        cells = {name: _plain(col[start:stop]) for name, col in self.columns.items()}
+        fields: list[list] = []
+        for spec in CONFIG_SPEC:
+            if spec.kind == LATENCY:
+                parts = [cells[latency_column(spec.name, p)] for p in LATENCY_FIELDS]
+                fields.append(
+                    [
+                        None if m is None else Latency(m, *rest)
+                        for m, *rest in zip(*parts, strict=True)
+                    ]
                 )
-            )
-        else:
-            values[spec.name] = _plain(cells[spec.name], spec.kind == INTEGER)
-    return SweepConfig(status=cells["status"], **values)
+            elif spec.kind == INTEGER:
+                fields.append([None if v is None else int(v) for v in cells[spec.name]])
+            else:
+                fields.append(cells[spec.name])
+        names = [spec.name for spec in CONFIG_SPEC]
+        return [
+            SweepConfig(status=status, **dict(zip(names, values, strict=True)))
+            for status, *values in zip(cells["status"], *fields, strict=True)
+        ]
+
+
+def _plain(column: np.ndarray) -> list:
+    """Python values of a column: NaN (absent) as None."""
+    values = column.tolist()
+    if column.dtype.kind == "f":
+        return [None if v != v else v for v in values]
+    return values
 
 
 class ConfigRows(Sequence[SweepConfig]):

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from . import columnar, schema
 from .checker import SLUG, Checker
@@ -141,7 +142,8 @@ def load_runs(root: Path, known: dict, problems: Problems) -> tuple[list[Run], C
     """
     runs: list[Run] = []
     plain: list[tuple[str, str, Document]] = []
-    for path, rel, rid in run_files(root, problems):
+    files = run_files(root, problems)
+    for path, rel, rid in files:
         doc = read_document(path, rel, problems)
         if doc is EMPTY:
             continue
@@ -176,26 +178,40 @@ def load_runs(root: Path, known: dict, problems: Problems) -> tuple[list[Run], C
             stop = start + len(run.configs)
             runs[i] = dataclasses.replace(run, configs=columnar.ConfigRows(table, start, stop))
             start = stop
-    _cross_checks(root, runs, known, problems)
+    order = {rel: n for n, (_, rel, _) in enumerate(files)}
+    runs.sort(key=lambda run: order[run.path])
+    _cross_checks(root, runs, table, known, problems)
     return runs, table
 
 
-def _cross_checks(root: Path, runs: list[Run], known: dict, problems: Problems) -> None:
-    """Warnings that need more than one record: duplicate configs, GPUs without a price."""
+def _same_configs(runs: list[Run], table: ConfigTable) -> dict[tuple, list[tuple[SweepRun, int]]]:
+    """Configs measured more than once on the same date (any files), in file order."""
+    sweeps = [r for r in runs if isinstance(r, SweepRun) and len(r.configs)]
+    if not sweeps:
+        return {}
+    identity = ("model", "gpu", "workload", "engine", "precision", "date")
+    order = np.concatenate([np.arange(r.configs.start, r.configs.stop) for r in sweeps])
+    lengths = [len(r.configs) for r in sweeps]
+    frame = pd.DataFrame({k: table.columns[k][order] for k in schema.CONFIG_KEY})
+    for name in identity:
+        frame[name] = np.repeat(np.array([str(getattr(r, name)) for r in sweeps]), lengths)
+    frame["run"] = np.repeat(np.arange(len(sweeps)), lengths)
+    frame["i"] = order - np.repeat([r.configs.start for r in sweeps], lengths)
+    twice = frame[frame.duplicated(subset=[*identity, *schema.CONFIG_KEY], keep=False)]
     groups: dict[tuple, list[tuple[SweepRun, int]]] = defaultdict(list)
-    for run in runs:
-        if isinstance(run, SweepRun):
-            for i, config in enumerate(run.configs):
-                key = (
-                    run.model,
-                    run.gpu,
-                    run.workload,
-                    run.engine,
-                    run.precision,
-                    run.date,
-                    schema._config_key(config),
-                )
-                groups[key].append((run, i))
+    for row in twice.itertuples(index=False):
+        key = tuple(getattr(row, k) for k in identity) + tuple(
+            None if v != v else v for v in (getattr(row, k) for k in schema.CONFIG_KEY)
+        )
+        groups[key].append((sweeps[row.run], row.i))
+    return groups
+
+
+def _cross_checks(
+    root: Path, runs: list[Run], table: ConfigTable, known: dict, problems: Problems
+) -> None:
+    """Warnings that need more than one record: duplicate configs, GPUs without a price."""
+    groups = _same_configs(runs, table)
     lines: dict[str, Document] = {}
     for places in groups.values():
         files = {run.path for run, _ in places}
