@@ -1,8 +1,9 @@
 """Importers: the result files of the benchmark tools people already run -> run records.
 
 One module per tool (FORMATS.md); each has NAME, TITLE, `detect(obj)` and
-`read(source, options) -> Reading`. `assemble` groups what they read into records and
-`writer` checks the records as a build would and writes them.
+`read(source, options) -> Reading`. `assemble` groups what they read into records (a grid
+through `matrix`; what both share in `planning`) and `writer` checks the records as a build
+would and writes them.
 
 Errors: a `records.SiteError` carrying every `Problem` found (file:line: field: message),
 as a build raises them.

@@ -18,8 +18,8 @@ import yaml
 
 from ..records import Problem, Problems, check_run, run_id
 from ..records.yamlpos import parse
-from .assemble import RUN_SUFFIXES, Planned
 from .common import SiteError
+from .planning import RUN_SUFFIXES, Planned
 
 PLAIN = re.compile(r"^[A-Za-z][A-Za-z0-9 ._/+()-]*$")
 FLOW_LISTS = ("configs", "decode", "prefill", "canonical")
