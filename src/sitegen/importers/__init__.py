@@ -1,6 +1,6 @@
 """Importers: the result files of the benchmark tools people already run -> run records.
 
-One module per tool (FORMATS.md); each has NAME, TITLE, `detect(obj)` and
+One module per tool (docs/importing.md); each has NAME, TITLE, `detect(obj)` and
 `read(source, options) -> Reading`. `assemble` groups what they read into records (a grid
 through `matrix`; what both share in `planning`) and `writer` checks the records as a build
 would and writes them.
