@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .content import load_content
+from .layout import SiteLayout
 from .output import unsafe_out, write_tree
 from .pages import plan_site
 from .records import Problem, Problems, SiteError, load_site
@@ -63,7 +64,7 @@ def build(
 ) -> BuildResult:
     """Build the site into out_dir (default: <site>/public); the old output stays on error."""
     site_root = Path(site_root)
-    out = Path(out_dir) if out_dir is not None else site_root / "public"
+    out = Path(out_dir) if out_dir is not None else SiteLayout(site_root).public
     refused = unsafe_out(site_root, out)
     if refused:
         raise SiteError([Problem("--out", None, "", refused)], "nothing written")

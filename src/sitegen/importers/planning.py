@@ -9,10 +9,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..layout import SiteLayout
 from ..records import Problem
 from .common import Identity, Measurement, Options, Reading, SiteError
 
-RUN_SUFFIXES = (".yaml", ".yml", ".json")
 FILE_SAFE = re.compile(r"[^a-z0-9.-]+")
 
 
@@ -170,7 +170,7 @@ def file_name(key: Key, date: dt.date) -> str:
 
 def record_paths(out: Path, names: list[str]) -> list[Path]:
     """Where each record goes: into the folder --out names, or at --out for a single one."""
-    if out.suffix in RUN_SUFFIXES and not out.is_dir():
+    if out.suffix in SiteLayout.RUN_SUFFIXES and not out.is_dir():
         if len(names) > 1:
             raise SiteError(
                 [

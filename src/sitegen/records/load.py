@@ -7,13 +7,13 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from ..layout import SiteLayout
 from . import schema
 from .checker import SLUG, Checker
 from .model import Run, Site, SweepRun
 from .problems import WARNING, Problem, Problems
 from .yamlpos import Document, ParseError, decode, parse
 
-RUN_SUFFIXES = (".yaml", ".yml", ".json")
 EMPTY = Document({})
 
 
@@ -56,7 +56,7 @@ def catalogs(root: Path, problems: Problems) -> dict[str, Any]:
         "workloads": checked("data/workloads.yaml", schema.workloads),
     }
     out["pricing"] = checked("data/pricing.yaml", schema.pricing, out["gpus"])
-    out["config"] = checked("sitegen.yaml", schema.site_config, out["workloads"], out["pricing"])
+    out["config"] = checked(SiteLayout.CONFIG, schema.site_config, out["workloads"], out["pricing"])
     return out
 
 
@@ -80,17 +80,17 @@ def check_run(
 
 
 def load_runs(root: Path, known: dict, problems: Problems) -> list[Run]:
-    runs_dir = root / "data" / "runs"
+    runs_dir, suffixes = SiteLayout(root).runs, SiteLayout.RUN_SUFFIXES
     runs: list[Run] = []
     ids: dict[str, str] = {}
     if not runs_dir.is_dir():
         return runs
-    for path in sorted(p for p in runs_dir.rglob("*") if p.suffix.lower() in RUN_SUFFIXES):
+    for path in sorted(p for p in runs_dir.rglob("*") if p.suffix.lower() in suffixes):
         inside = path.relative_to(runs_dir).parts
         if any(part.startswith(".") for part in inside):
             continue  # hidden files and folders (editor backups, .git) are not records
         rel = path.relative_to(root).as_posix()
-        if path.suffix not in RUN_SUFFIXES:
+        if path.suffix not in suffixes:
             problems.add(
                 Problem(
                     rel,
@@ -174,17 +174,11 @@ def load_site(root: Path | str) -> tuple[Site | None, Problems]:
     """Read and check a whole site. The Site is None when any error was found."""
     root = Path(root)
     problems = Problems()
-    if not (root / "sitegen.yaml").is_file():
-        problems.add(
-            Problem(
-                "sitegen.yaml",
-                None,
-                "",
-                f"not found in {root}: is this a site folder? (--site DIR)",
-            )
-        )
+    layout = SiteLayout(root)
+    if reason := layout.missing():
+        problems.add(Problem(layout.CONFIG, None, "", reason))
         return None, problems
-    if not (root / "data").is_dir():
+    if not layout.data.is_dir():
         problems.add(
             Problem(
                 "data/",
