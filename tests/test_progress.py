@@ -5,9 +5,13 @@ from __future__ import annotations
 import io
 import re
 import threading
+from collections import Counter
 
 import pytest
+from click.testing import CliRunner
 
+from sitegen.build import build
+from sitegen.cli import main
 from sitegen.progress import Progress, ProgressBar, for_terminal
 
 LINE = "render   50/200 [#######.......................] 2.0 s"
@@ -174,3 +178,34 @@ def test_the_ticker_draws_while_the_build_is_busy() -> None:
         bar.phase("load")  # and no step: only the ticker draws
         assert drawn.wait(5)
     assert re.fullmatch(r"(\rload +\d+\.\d s)+\r +\r", stream.getvalue())  # drawn, then cleared
+
+
+# In a build ------------------------------------------------------------------------------------
+
+
+def test_a_build_reports_its_phases_and_every_page(make_site, tmp_path) -> None:
+    class Recorder(Progress):
+        def __init__(self) -> None:
+            super().__init__()
+            self.phases: list[tuple[str, int]] = []
+            self.steps: Counter[str] = Counter()
+
+        def phase(self, name: str, total: int = 0) -> None:
+            self.phases.append((name, total))
+
+        def step(self) -> None:
+            self.steps[self.phases[-1][0]] += 1
+
+    recorder = Recorder()
+    result = build(make_site(), tmp_path / "out", progress=recorder)
+    pages = result.pages
+    assert pages == len(list((tmp_path / "out").rglob("*.html")))
+    assert recorder.phases == [("load", 0), ("compute", 0), ("render", pages), ("write", 0)]
+    assert recorder.steps == {"render": pages}
+
+
+def test_sitegen_build_says_how_long_it_took(make_site, tmp_path) -> None:
+    result = CliRunner().invoke(main, ["build", "--site", str(make_site())])
+    assert result.exit_code == 0
+    assert re.fullmatch(r"built \d+ pages, \d+ files into \S+ in \d+\.\d s\n", result.stdout)
+    assert "\r" not in result.output  # not a terminal: no bar

@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from ..display import plural
+from ..progress import for_terminal, took
 from ..records import SiteError
 from ._shared import fail, report, site_option
 
@@ -26,12 +27,14 @@ def build(site_dir: Path, out_dir: Path | None, strict: bool) -> None:
     from ..build import build as run_build
 
     try:
-        result = run_build(site_dir, out_dir, strict=strict)
+        with for_terminal() as progress:  # a bar on stderr for a long build on a terminal
+            result = run_build(site_dir, out_dir, strict=strict, progress=progress)
     except SiteError as exc:
         fail(exc, "build")
     report(result.problems)
     warnings = len(result.problems.warnings)
     click.echo(
         f"built {result.pages} pages, {result.files} files into {result.out_dir}"
+        + f" in {took(progress.seconds)}"
         + (f" ({plural(warnings, 'warning')})" if warnings else "")
     )
