@@ -14,6 +14,7 @@ cost next to nothing per report, so a build reports every page.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import threading
@@ -118,8 +119,9 @@ class ProgressBar(Progress):
             self._ticker.join()
             self._ticker = None
         if self._width:
-            self.stream.write("\r" + " " * self._width + "\r")
-            self.stream.flush()
+            with contextlib.suppress(OSError, ValueError):  # a closed terminal fails no build
+                self.stream.write("\r" + " " * self._width + "\r")
+                self.stream.flush()
             self._width = 0
 
     def __enter__(self) -> ProgressBar:
