@@ -21,6 +21,7 @@ from pathlib import Path
 from sitegen.build import render_site
 from sitegen.charts import ChartCache, draw_frontier, draw_history, frontier_chart_data
 from sitegen.charts.history_chart import history_chart_data, history_rows
+from sitegen.layout import SiteLayout
 from sitegen.records import load_site
 from sitegen.tables import summarise
 
@@ -41,11 +42,11 @@ def with_history(site_root: Path, tmp: Path) -> Path:
     """A copy of the site where each sweep also has a run a month older, so history is drawn."""
     copy = tmp / "site"
     copy.mkdir()
-    shutil.copy(site_root / "sitegen.yaml", copy / "sitegen.yaml")
-    for name in ("data", "content", "templates"):
+    shutil.copy(SiteLayout(site_root).config, SiteLayout(copy).config)
+    for name in SiteLayout.SOURCE_FOLDERS:
         if (site_root / name).is_dir():
             shutil.copytree(site_root / name, copy / name)
-    for path in sorted((copy / "data" / "runs").rglob("*.yaml")):
+    for path in sorted(SiteLayout(copy).runs.rglob("*.yaml")):
         text = path.read_text()
         if "kind: matrix" not in text and (date := re.search(r"^date: (\S+)", text, re.M)):
             older = dt.date.fromisoformat(date.group(1)) - dt.timedelta(days=30)
@@ -84,7 +85,7 @@ def main(site_root: Path) -> None:
             )
     # the whole build, with an empty cache and with a full one
     render_site(site_root)  # imports and warm-up
-    cache = site_root / ".sitegen-cache"
+    cache = SiteLayout(site_root).cache
     empty, full = [], []
     for _ in range(10):
         shutil.rmtree(cache, ignore_errors=True)

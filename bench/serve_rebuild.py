@@ -29,10 +29,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 from sitegen.build import build, render_site
+from sitegen.layout import SiteLayout
 from sitegen.serve import BuildReport, Preview
 
 REPO = Path(__file__).resolve().parents[1]
-SITE_PARTS = ("sitegen.yaml", "data", "content", "templates")
+SITE_PARTS = (SiteLayout.CONFIG, *SiteLayout.SOURCE_FOLDERS)
 
 
 def copy_site(into: Path) -> Path:

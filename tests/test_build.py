@@ -367,7 +367,7 @@ def test_index_ranks_each_workload_on_its_own(make_site, tmp_path):
     ]
     text = html_text(html)
     assert text.index("Chat") < text.index("Long context")
-    # leaderboard.json stays one list, best first, as SITE.md defines it
+    # leaderboard.json stays one list, best first, as docs/pages.md says
     rows = json.loads((out / "data/leaderboard.json").read_text())
     assert [r["throughput_per_gpu"] for r in rows] == [9000.0, 3000.0, 1000.0]
 

@@ -15,10 +15,10 @@ import pytest
 from sitegen import frontier
 from sitegen.build import render_site
 from sitegen.charts import ChartCache, draw_frontier
-from sitegen.charts.cache import CACHE_FOLDER
 from sitegen.charts.svg import nice_ticks
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
+CACHE_FOLDER = ".sitegen-cache/charts"  # where docs/pages.md says the charts are kept
 START = re.compile(r"^M(-?[\d.]+),(-?[\d.]+)")
 
 

@@ -536,7 +536,7 @@ def test_an_out_folder_that_is_a_file_is_one_line(site: Path) -> None:
 
 
 def test_out_named_json_gets_a_json_record_the_build_reads(site: Path, tmp_path: Path) -> None:
-    # DATA.md allows data/runs/*.json; a .json path must not receive YAML.
+    # docs/data.md allows data/runs/*.json; a .json path must not receive YAML.
     target = site / "data/runs/lab/v.json"
     result = run(
         site, "vllm", VLLM / "c1.json", "--out", target, *SWEEP_OPTIONS, "--workload", "chat"

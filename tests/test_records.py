@@ -1,4 +1,4 @@
-"""Every rule of DATA.md, with the message a site owner reads."""
+"""Every rule of docs/data.md, with the message a site owner reads."""
 
 from __future__ import annotations
 

@@ -450,4 +450,4 @@ def test_serve_refuses_a_busy_port(serve_site: Path) -> None:
 def test_serve_needs_a_site_folder(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["serve", "--site", str(tmp_path), "--port", "0"])
     assert result.exit_code == 1
-    assert "no sitegen.yaml" in result.output
+    assert f"sitegen.yaml: not found in {tmp_path}: is this a site folder?" in result.output

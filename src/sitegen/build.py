@@ -6,8 +6,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .content import load_content
+from .layout import SiteLayout
 from .output import unsafe_out, write_tree
 from .pages import plan_site
+from .progress import Progress
 from .records import Problem, Problems, SiteError, load_site
 from .render import asset_files, environment, render_page, template_problem
 from .sitemap import robots_txt, sitemap_xml
@@ -23,18 +25,24 @@ class BuildResult:
 
 
 def render_site(
-    site_root: Path, strict: bool = False, cache_charts: bool = True
+    site_root: Path,
+    strict: bool = False,
+    cache_charts: bool = True,
+    progress: Progress | None = None,
 ) -> tuple[dict[str, bytes], Problems]:
     """Everything a build writes, as output path -> bytes. Raises SiteError on errors.
 
     With `cache_charts` off nothing at all is written, not even the chart cache (sitegen check).
     """
     site_root = Path(site_root)
+    progress = progress or Progress()
+    progress.phase("load")
     site, problems = load_site(site_root)
     if site is None:
         raise SiteError(problems.sorted())
     run_ids = {run.id for run in site.runs}
     content = load_content(site_root, site.models, site.gpus, problems, run_ids)
+    progress.phase("compute")
     pairs = summarise(site)
     plan = plan_site(site, pairs, content, problems, cache_charts)
     if problems.has_errors or (strict and problems):
@@ -43,11 +51,13 @@ def render_site(
     shared = {"site": site.config, "nav_pages": sorted(content.pages)}
     files: dict[str, bytes] = {}
     failed = Problems()
+    progress.phase("render", len(plan.pages))
     for page in plan.pages:
         try:
             files[page.path] = render_page(env, page, shared).encode("utf-8")
         except Exception as exc:  # noqa: BLE001 - a site's own template may fail in any way
             failed.add(template_problem(exc, site_root, page.path))
+        progress.step()
     if failed:
         raise SiteError(failed.sorted())
     for data in plan.files:
@@ -59,15 +69,20 @@ def render_site(
 
 
 def build(
-    site_root: Path | str, out_dir: Path | str | None = None, strict: bool = False
+    site_root: Path | str,
+    out_dir: Path | str | None = None,
+    strict: bool = False,
+    progress: Progress | None = None,
 ) -> BuildResult:
     """Build the site into out_dir (default: <site>/public); the old output stays on error."""
     site_root = Path(site_root)
-    out = Path(out_dir) if out_dir is not None else site_root / "public"
+    out = Path(out_dir) if out_dir is not None else SiteLayout(site_root).public
     refused = unsafe_out(site_root, out)
     if refused:
         raise SiteError([Problem("--out", None, "", refused)], "nothing written")
-    files, problems = render_site(site_root, strict)
+    progress = progress or Progress()
+    files, problems = render_site(site_root, strict, progress=progress)
+    progress.phase("write")
     try:
         write_tree(out, files)
     except OSError as exc:

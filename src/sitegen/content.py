@@ -14,6 +14,7 @@ from markdown_it import MarkdownIt
 from markupsafe import Markup
 
 from .display import FILTERS
+from .layout import SiteLayout
 from .records.checker import SLUG
 from .records.problems import Problem, Problems, describe
 from .records.yamlpos import ParseError, decode, parse
@@ -182,7 +183,7 @@ def load_content(
 ) -> Content:
     """Every Markdown file under content/, sorted into where it shows."""
     content = Content()
-    base = root / "content"
+    base = SiteLayout(root).content
     if not base.is_dir():
         return content
     for path in sorted(base.rglob("*.md")):

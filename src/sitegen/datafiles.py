@@ -1,4 +1,4 @@
-"""The JSON and CSV downloads, key for key as SITE.md defines them; numbers never rounded."""
+"""The JSON and CSV downloads that docs/pages.md lists; numbers never rounded."""
 
 from __future__ import annotations
 

@@ -7,6 +7,8 @@ import shutil
 import tempfile
 from pathlib import Path
 
+from .layout import SiteLayout
+
 # Left in every output folder, so that a later build knows the folder is its own to replace.
 MARKER = ".sitegen-output"
 MARKER_TEXT = b"Written by `sitegen build`; every build replaces this folder whole.\n"
@@ -44,9 +46,6 @@ def _swap(staging: Path, out_dir: Path) -> None:
     shutil.rmtree(old, ignore_errors=True)
 
 
-SOURCES = ("data", "content", "templates")
-
-
 def unsafe_out(site_root: Path, out: Path) -> str:
     """Why writing to `out` would destroy something (a build replaces the whole folder), or ''."""
     site, target = site_root.resolve(), out.resolve()
@@ -57,11 +56,11 @@ def unsafe_out(site_root: Path, out: Path) -> str:
         return f"{blocking} is a file, so the folder {out} cannot be made"
     if target == site or target in site.parents:
         return f"{out} is the site folder or holds it; a build replaces its output folder entirely"
-    for name in SOURCES:
+    for name in SiteLayout.SOURCE_FOLDERS:
         source = site / name
         if target == source or source in target.parents:
             return f"{out} is inside the site's {name}/; choose a folder of its own (e.g. public)"
-    if target.is_dir() and any((target / name).exists() for name in ("sitegen.yaml", ".git")):
+    if target.is_dir() and any((target / name).exists() for name in (SiteLayout.CONFIG, ".git")):
         return (
             f"{out} holds a site or a git repository; a build replaces its output folder entirely"
         )

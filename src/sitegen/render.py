@@ -12,6 +12,7 @@ import jinja2
 from markupsafe import Markup
 
 from .display import FILTERS
+from .layout import SiteLayout
 from .pages import Page
 from .records import Problem
 from .records.yamlpos import ParseError, decode
@@ -29,7 +30,7 @@ def theme_dir() -> Path:
 
 def template_dirs(site_root: Path) -> list[Path]:
     """A site's own templates/ override the built-in ones file by file."""
-    own = site_root / "templates"
+    own = SiteLayout(site_root).templates
     dirs = [own] if own.is_dir() else []
     builtin = theme_dir()
     if not dirs or own.resolve() != builtin.resolve():
@@ -123,7 +124,7 @@ def template_problem(exc: Exception, site_root: Path, page: str) -> Problem:
         rel = _template_rel(exc.filename, site_root)
         return Problem(rel, exc.lineno, "template", exc.message or "syntax error")
     if isinstance(exc, UnicodeDecodeError):
-        for path in sorted((site_root / "templates").rglob("*.html")):
+        for path in sorted(SiteLayout(site_root).templates.rglob("*.html")):
             try:
                 decode(path.read_bytes())
             except ParseError as bad:

@@ -106,7 +106,7 @@ def config_frame(site: Site) -> pd.DataFrame:
 
 
 def mark_current(frame: pd.DataFrame) -> pd.DataFrame:
-    """Flag, for each engine x precision, the configs of its latest date (DATA.md, step 0)."""
+    """Flag, per engine x precision, the configs of its latest date (docs/data.md, numbers, 0)."""
     latest = frame.groupby(GROUP + CURVE)["date"].transform("max")
     return frame.assign(current=frame["date"] == latest)
 

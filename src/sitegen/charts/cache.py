@@ -15,7 +15,8 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-CACHE_FOLDER = ".sitegen-cache/charts"
+from ..layout import SiteLayout
+
 HEADER = "<!-- sitegen-chart {key} {digest} -->\n"
 
 
@@ -59,7 +60,7 @@ class ChartCache:
 
     @classmethod
     def for_site(cls, site_root: Path | str) -> ChartCache:
-        return cls(Path(site_root) / CACHE_FOLDER)
+        return cls(SiteLayout(Path(site_root)).cache / "charts")
 
     def _read(self, key: str) -> str | None:
         if self.folder is None:

@@ -269,7 +269,7 @@ def draw_frontier(data: dict) -> str:
         )
     out.append("</g>")
     for i, curve in enumerate(curves):
-        # below its slowest point a curve is read as its peak (DATA.md): a dotted run-in
+        # below its slowest point a curve is read as its peak (docs/data.md): a dotted run-in
         peak_x, peak_y = curve["frontier"][0]
         out.append(
             f'<path class="run-in" d="M{num(x(0))},{num(y(peak_y))}H{num(x(peak_x))}" '

@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from ..display import plural
+from ..progress import for_terminal, took
 from ._shared import report, site_option
 
 
@@ -24,10 +25,13 @@ def build(site_dir: Path, out_dir: Path | None, strict: bool) -> None:
     """Build the site from data/ and content/ into public/."""
     from ..build import build as run_build
 
-    result = run_build(site_dir, out_dir, strict=strict)  # SiteError: click prints, exits 1
+    # a bar on stderr for a long build on a terminal; SiteError: click prints, exits 1
+    with for_terminal() as progress:
+        result = run_build(site_dir, out_dir, strict=strict, progress=progress)
     report(result.problems)
     warnings = len(result.problems.warnings)
     click.echo(
         f"built {result.pages} pages, {result.files} files into {result.out_dir}"
+        + f" in {took(progress.seconds)}"
         + (f" ({plural(warnings, 'warning')})" if warnings else "")
     )

@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 import click
 
 from ..display import plural
+from ..layout import SiteLayout
+from ..records import Problem, SiteError
 from ._shared import report, site_option
 
 if TYPE_CHECKING:
@@ -64,8 +66,8 @@ def serve(site_dir: Path, host: str, port: int, open_browser: bool) -> None:
     """
     from ..serve import Preview
 
-    if not (site_dir / "sitegen.yaml").is_file():
-        raise click.ClickException(f"no sitegen.yaml in {site_dir}: is this a site folder?")
+    if reason := SiteLayout(site_dir).missing():
+        raise SiteError([Problem(SiteLayout.CONFIG, None, "", reason)])
     try:
         preview = Preview(site_dir, host, port, on_build=_echo_build)
     except OSError as exc:

@@ -1,8 +1,9 @@
 """Importers: the result files of the benchmark tools people already run -> run records.
 
-One module per tool (FORMATS.md); each has NAME, TITLE, `detect(obj)` and
-`read(source, options) -> Reading`. `assemble` groups what they read into records and
-`writer` checks the records as a build would and writes them.
+One module per tool (docs/importing.md); each has NAME, TITLE, `detect(obj)` and
+`read(source, options) -> Reading`. `assemble` groups what they read into records (a grid
+through `matrix`; what both share in `planning`) and `writer` checks the records as a build
+would and writes them.
 
 Errors: a `records.SiteError` carrying every `Problem` found (file:line: field: message),
 as a build raises them.
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
+from ..layout import SiteLayout
 from ..records import Problem, Problems, SiteError
 from ..records.load import catalogs
 from . import aiperf, guidellm, inferencex, llm_inference_bench, llmperf, lmx, sglang, vllm
@@ -115,10 +117,8 @@ def import_results(
 def site_catalogs(site_root: Path) -> tuple[dict, Problems]:
     """The site's catalogs (models, GPUs, workloads...), which must themselves be sound."""
     problems = Problems()
-    if not (site_root / "sitegen.yaml").is_file():
-        raise SiteError(
-            [Problem("sitegen.yaml", None, "", f"not found in {site_root}: give --site DIR")]
-        )
+    if reason := SiteLayout(site_root).missing():
+        raise SiteError([Problem(SiteLayout.CONFIG, None, "", reason)])
     known = catalogs(site_root, problems)
     if problems.has_errors:
         raise SiteError(problems.sorted())

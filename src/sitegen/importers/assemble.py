@@ -1,146 +1,28 @@
-"""Measurements -> run records: slugs resolved against the site, throughput per GPU, one
-config per measurement sorted by concurrency, provenance in the notes."""
+"""Measurements -> sweep run records: throughput per GPU, one config per measurement sorted by
+concurrency; a matrix goes to `matrix`, and what both share is in `planning`."""
 
 from __future__ import annotations
 
 import datetime as dt
-import re
 from collections import defaultdict
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..records import Problem
 from ..records.schema import CONFIG_FIELDS
 from .common import Identity, Measurement, Options, Reading, SiteError
-
-RUN_SUFFIXES = (".yaml", ".yml", ".json")
-FILE_SAFE = re.compile(r"[^a-z0-9.-]+")
-
-
-@dataclass(frozen=True)
-class Planned:
-    """A record about to be written, and where."""
-
-    path: Path
-    record: dict[str, Any]
-    files: tuple[str, ...]  # the result files it came from
-
-
-@dataclass(frozen=True)
-class Key:
-    """What makes one record: everything but the configs."""
-
-    model: str
-    gpu: str
-    engine: str
-    precision: str
-    workload: str
-    date: dt.date | None  # None while the date is still to be settled (one sweep, many files)
-
-
-class Resolver:
-    """Turns what files say into slugs of the site, collecting one problem per gap."""
-
-    def __init__(self, fmt: str, options: Options, known: dict) -> None:
-        self.fmt = fmt
-        self.options = options
-        self.known = known
-        self.problems: dict[str, Problem] = {}  # keyed by option, so each is said once
-
-    def gap(self, file: str, option: str, message: str) -> None:
-        self.problems.setdefault(option, Problem(file, None, option, message))
-
-    def _catalog(self, m: Measurement, option: str, given: str | None, raw: str | None) -> str:
-        kind = {"--model": "models", "--gpu": "gpus", "--workload": "workloads"}[option]
-        catalog = self.known[kind]
-        names = ", ".join(sorted(catalog)[:12])
-        if given is not None:
-            if given not in catalog:
-                self.gap(m.file, option, f'"{given}" is not in data/{kind}.yaml (known: {names})')
-            return given
-        if raw is None:
-            what = option.lstrip("-")
-            self.gap(m.file, option, f"the file does not say the {what}; give {option} ({names})")
-            return ""
-        slug = match(raw, catalog)
-        if slug is None:
-            self.gap(
-                m.file,
-                option,
-                f'"{raw}" in the file matches nothing in data/{kind}.yaml; give {option} '
-                f"(one of: {names})",
-            )
-            return ""
-        return slug
-
-    def _plain(self, m: Measurement, option: str, given: str | None, raw: str | None) -> str:
-        value = given or raw
-        if not value:
-            what = option.lstrip("-")
-            self.gap(m.file, option, f"the file does not say the {what}; give {option}")
-            return ""
-        return value.strip().lower()
-
-    def key(self, m: Measurement, dated: bool, with_workload: bool = True) -> Key:
-        o, ident = self.options, m.identity
-        if not with_workload:
-            workload = ""
-        elif o.workload or not (ident.isl and ident.osl):
-            workload = self._catalog(m, "--workload", o.workload, None)
-        else:
-            workload = self._workload(m, ident)
-        date = o.date or ident.date
-        if date is None:
-            self.gap(m.file, "--date", "the file does not say the date; give --date YYYY-MM-DD")
-        return Key(
-            model=self._catalog(m, "--model", o.model, ident.model),
-            gpu=self._catalog(m, "--gpu", o.gpu, ident.gpu),
-            engine=self._plain(m, "--engine", o.engine, ident.engine),
-            precision=self._plain(m, "--precision", o.precision, ident.precision),
-            workload=workload,
-            date=date if dated else None,
-        )
-
-    def _workload(self, m: Measurement, ident: Identity) -> str:
-        for slug, w in self.known["workloads"].items():
-            if w.isl == ident.isl and w.osl == ident.osl:
-                return slug
-        self.gap(
-            m.file,
-            "--workload",
-            f"no workload of data/workloads.yaml has isl {ident.isl} and osl {ident.osl}; "
-            "give --workload",
-        )
-        return ""
-
-    def fail_if_gaps(self) -> None:
-        if self.problems:
-            raise SiteError(list(self.problems.values()))
-
-
-def match(raw: str, catalog: dict) -> str | None:
-    """The slug a tool's name for a model or GPU means: slug, hf_id, or name, loosely."""
-
-    def squash(text: str) -> str:
-        text = text.lower().split("/")[-1]
-        text = re.sub(r"^(nvidia|amd|intel)[\s_-]+", "", text)
-        return re.sub(r"[\s_-]+", "", text)
-
-    wanted = raw.strip()
-    for slug, entry in catalog.items():
-        hf_id = getattr(entry, "hf_id", None)
-        if wanted.lower() in (slug, (hf_id or "").lower()):
-            return slug
-    loose = squash(wanted)
-    for slug, entry in catalog.items():
-        if loose in (squash(slug), squash(getattr(entry, "name", "") or "")):
-            return slug
-        hf_id = getattr(entry, "hf_id", None)
-        if hf_id and loose == squash(hf_id):
-            return slug
-    return None
-
+from .matrix import plan_matrix
+from .planning import (
+    Key,
+    Planned,
+    Resolver,
+    file_name,
+    import_notes,
+    match,
+    measured_by,
+    record_paths,
+    tidy,
+)
 
 # -- configs -----------------------------------------------------------------------------------
 
@@ -161,16 +43,6 @@ def _config(m: Measurement, gpus: int, concurrency: int | None) -> dict[str, Any
     ordered = {k: tidy(raw[k]) for k in CONFIG_FIELDS if k in raw}
     ordered.update({k: tidy(v) for k, v in raw.items() if k not in ordered})
     return ordered
-
-
-def tidy(value: Any) -> Any:
-    """Six significant digits: a record a person reads, still exact to a millionth."""
-    if isinstance(value, dict):
-        return {k: tidy(v) for k, v in value.items()}
-    if isinstance(value, float):
-        short = float(f"{value:.6g}")
-        return int(short) if short.is_integer() and abs(short) < 1e15 else short
-    return value
 
 
 def _sort_key(config: dict) -> tuple:
@@ -265,16 +137,6 @@ def one_sweep(
     return Measurement(file=measurements[0].file, identity=identity, config={})
 
 
-def _notes(fmt: str, readings: list[Reading], files: list[str], extra: list[str]) -> str:
-    tools = sorted({r.tool for r in readings})
-    names = ", ".join(dict.fromkeys(Path(f).name for f in files))
-    said = list(dict.fromkeys(n for r in readings for n in r.notes)) + extra
-    text = f"Imported with sitegen import {fmt} from {names} ({'; '.join(tools)})."
-    if said:
-        text += " " + "; ".join(said) + "."
-    return text
-
-
 def _record(
     key: Key,
     date: dt.date,
@@ -294,42 +156,6 @@ def _record(
     return record
 
 
-def _file_name(key: Key, date: dt.date) -> str:
-    parts = (key.model, key.gpu, key.engine, key.precision, key.workload, date.isoformat())
-    parts = tuple(p for p in parts if p)
-    return FILE_SAFE.sub("-", "-".join(parts).lower()).strip("-") + ".yaml"
-
-
-def _targets(out: Path, names: list[str]) -> list[Path]:
-    """Where each record goes: into the folder --out names, or at --out for a single one."""
-    if out.suffix in RUN_SUFFIXES and not out.is_dir():
-        if len(names) > 1:
-            raise SiteError(
-                [
-                    Problem(
-                        str(out),
-                        None,
-                        "--out",
-                        f"the input holds {len(names)} runs (engines, precisions or dates); "
-                        "--out must name a folder",
-                    )
-                ]
-            )
-        return [out]
-    if out.exists() and not out.is_dir():
-        raise SiteError(
-            [Problem(str(out), None, "--out", "is a file, not a folder; name a folder or a .yaml")]
-        )
-    return [out / name for name in names]
-
-
-def _source(resolver: Resolver, options: Options, ms: list[Measurement]) -> str:
-    value = options.source or next((m.identity.source for m in ms if m.identity.source), None)
-    if not value:
-        resolver.gap(ms[0].file, "--source", "the file does not say who measured; give --source")
-    return value or ""
-
-
 def plan_records(
     fmt: str, readings: list[Reading], options: Options, known: dict, out: Path, site: Path
 ) -> list[Planned]:
@@ -337,8 +163,6 @@ def plan_records(
     resolver = Resolver(fmt, options, known)
     matrices = [r.matrix for r in readings if r.matrix is not None]
     if matrices:
-        from .matrix import plan_matrix
-
         return plan_matrix(fmt, readings, matrices, resolver, out)
     measurements = [m for r in readings for m in r.measurements]
     # One file may hold several engines and dates (InferenceX); a sweep spread over files
@@ -349,7 +173,7 @@ def plan_records(
             groups[resolver.key(m, dated=True)].append(m)
     else:
         groups[resolver.key(one_sweep(measurements, options, known), dated=False)] = measurements
-    source = _source(resolver, options, measurements)
+    source = measured_by(resolver, options, measurements)
     _check_counts(resolver, measurements, options)
     resolver.fail_if_gaps()
     planned_keys, records = [], []
@@ -365,7 +189,7 @@ def plan_records(
         urls = sorted({m.identity.url for m in ms if m.identity.url})
         versions = sorted({m.identity.engine_version for m in ms if m.identity.engine_version})
         files = list(dict.fromkeys(m.file for m in ms))
-        notes = _notes(fmt, readings, files, extra)
+        notes = import_notes(fmt, readings, files, extra)
         record = _record(
             key,
             date,
@@ -375,9 +199,9 @@ def plan_records(
             notes,
             configs,
         )
-        planned_keys.append(_file_name(key, date))
+        planned_keys.append(file_name(key, date))
         records.append((record, tuple(files)))
-    targets = _targets(out, planned_keys)
+    paths = record_paths(out, planned_keys)
     return [
-        Planned(path, record, files) for path, (record, files) in zip(targets, records, strict=True)
+        Planned(path, record, files) for path, (record, files) in zip(paths, records, strict=True)
     ]

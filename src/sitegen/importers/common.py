@@ -1,7 +1,7 @@
 """What every importer shares: reading result files, typed fields, units, dates, problems.
 
 An importer turns one tool's result file into `Measurement`s: one measured configuration
-each, with whatever identity the file states (model, engine, date...). `records.py` groups
+each, with whatever identity the file states (model, engine, date...). `assemble` groups
 them into run records; nothing here knows about a particular tool.
 """
 
@@ -59,7 +59,7 @@ class Measurement:
 
     file: str  # as the user named it, for messages
     identity: Identity
-    config: dict[str, Any]  # DATA.md config fields; throughput still for the whole server
+    config: dict[str, Any]  # config fields (records.schema); throughput still for the whole server
     total_throughput: float | None = None  # tokens/s of the whole server, when not per GPU
     output_throughput: float | None = None
 
@@ -218,7 +218,7 @@ def to_ms(value: Any, unit: str) -> float | None:
 
 
 def latency(unit: str, median: Any, mean: Any = None, p90: Any = None, p99: Any = None) -> dict:
-    """A DATA.md latency mapping in ms from figures in `unit`; {} when the median is missing."""
+    """A latency mapping (docs/data.md) in ms from figures in `unit`; {} without a median."""
     middle = to_ms(median, unit)
     if middle is None or middle <= 0:
         return {}

@@ -67,7 +67,7 @@ def _flag(value: Any) -> bool:
 
 
 def _gpus(row: dict, m: dict, tp: int, pp: int) -> tuple[int, int | None, int | None]:
-    """(GPUs, prefill GPUs, decode GPUs) of a row, as FORMATS.md derives them."""
+    """(GPUs, prefill GPUs, decode GPUs) of a row, as docs/importing.md derives them."""
     if _flag(row.get("disagg")):
         prefill, decode = whole(row.get("num_prefill_gpu")), whole(row.get("num_decode_gpu"))
         if prefill and decode:

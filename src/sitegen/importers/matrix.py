@@ -6,11 +6,10 @@ from typing import TYPE_CHECKING, Any
 
 from ..records import Problem, SiteError
 from .common import MatrixResult, Measurement, Reading
+from .planning import Planned, Resolver, file_name, import_notes, measured_by, record_paths, tidy
 
 if TYPE_CHECKING:
     from pathlib import Path
-
-    from .assemble import Planned, Resolver
 
 
 def plan_matrix(
@@ -20,8 +19,6 @@ def plan_matrix(
     resolver: Resolver,
     out: Path,
 ) -> list[Planned]:
-    from .assemble import Planned, _file_name, _notes, _source, _targets, tidy
-
     if len(matrices) > 1:
         raise SiteError(
             [Problem(matrices[1].file, None, "", "a matrix imports from one file at a time")]
@@ -33,7 +30,7 @@ def plan_matrix(
     key = resolver.key(stand_in, dated=True, with_workload=False)
     if options.gpus is None:
         resolver.gap(grid.file, "--gpus", "the file does not say the GPUs; give --gpus")
-    source = _source(resolver, options, [stand_in])
+    source = measured_by(resolver, options, [stand_in])
     resolver.fail_if_gaps()
     record: dict[str, Any] = {
         "kind": "matrix",
@@ -47,10 +44,10 @@ def plan_matrix(
     if grid.identity.engine_version:
         record["engine_version"] = grid.identity.engine_version
     record["precision"] = key.precision
-    record["notes"] = _notes(fmt, readings, [grid.file], [])
+    record["notes"] = import_notes(fmt, readings, [grid.file], [])
     record["bench"] = tidy(grid.fields["bench"])
     if grid.fields["prefill"]:
         record["prefill"] = [tidy(row) for row in grid.fields["prefill"]]
     record["decode"] = [tidy(cell) for cell in grid.fields["decode"]]
-    target = _targets(out, [_file_name(key, key.date)])[0]
+    target = record_paths(out, [file_name(key, key.date)])[0]
     return [Planned(target, record, (grid.file,))]

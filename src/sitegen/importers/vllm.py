@@ -1,7 +1,7 @@
 """vLLM `vllm bench serve --save-result` / benchmarks/benchmark_serving.py result JSON.
 
 One object per file, or one per line with --append-result. Latencies are in ms; TPOT is
-per request (e2e - ttft) / (output tokens - 1), the decode-only figure DATA.md wants.
+per request (e2e - ttft) / (output tokens - 1), the decode-only figure docs/data.md asks for.
 """
 
 from __future__ import annotations

@@ -16,10 +16,11 @@ from typing import Any
 
 import yaml
 
+from ..layout import SiteLayout
 from ..records import Problem, Problems, check_run, run_id
 from ..records.yamlpos import parse
-from .assemble import RUN_SUFFIXES, Planned
 from .common import SiteError
+from .planning import Planned
 
 PLAIN = re.compile(r"^[A-Za-z][A-Za-z0-9 ._/+()-]*$")
 FLOW_LISTS = ("configs", "decode", "prefill", "canonical")
@@ -115,7 +116,7 @@ def _rel(path: Path, site_root: Path) -> tuple[str, str]:
         rel = path.resolve().relative_to(site_root.resolve())
     except ValueError:
         return str(path), run_id(path.name)
-    runs = Path("data") / "runs"
+    runs = SiteLayout(Path()).runs
     rid = (
         run_id(rel.relative_to(runs).as_posix()) if rel.is_relative_to(runs) else run_id(path.name)
     )
@@ -129,13 +130,13 @@ def header(planned: Planned) -> str:
 
 def _run_ids(site_root: Path, replaced: set[Path]) -> dict[str, str]:
     """Run id -> file of the site's run records, but for those this import replaces."""
-    runs = site_root / "data" / "runs"
+    runs = SiteLayout(site_root).runs
     ids: dict[str, str] = {}
     if not runs.is_dir():
         return ids
     for path in sorted(runs.rglob("*")):
         hidden = any(part.startswith(".") for part in path.relative_to(runs).parts)
-        if path.suffix not in RUN_SUFFIXES or hidden or not path.is_file():
+        if path.suffix not in SiteLayout.RUN_SUFFIXES or hidden or not path.is_file():
             continue
         if path.resolve() not in replaced:
             rel = path.relative_to(runs).as_posix()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .load import check_run, load_site, load_site_or_raise, run_id
+from .load import check_run, load_site, run_id
 from .model import (
     DecodeCell,
     Gpu,
@@ -37,6 +37,5 @@ __all__ = [
     "Workload",
     "check_run",
     "load_site",
-    "load_site_or_raise",
     "run_id",
 ]

@@ -11,14 +11,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..layout import SiteLayout
 from . import columnar, schema
 from .checker import SLUG, Checker
 from .columnar import ConfigTable
 from .model import Run, Site, SweepRun
-from .problems import WARNING, Problem, Problems, SiteError
+from .problems import WARNING, Problem, Problems
 from .yamlpos import Document, ParseError, decode, parse
 
-RUN_SUFFIXES = (".yaml", ".yml", ".json")
 EMPTY = Document({})
 
 
@@ -61,7 +61,7 @@ def catalogs(root: Path, problems: Problems) -> dict[str, Any]:
         "workloads": checked("data/workloads.yaml", schema.workloads),
     }
     out["pricing"] = checked("data/pricing.yaml", schema.pricing, out["gpus"])
-    out["config"] = checked("sitegen.yaml", schema.site_config, out["workloads"], out["pricing"])
+    out["config"] = checked(SiteLayout.CONFIG, schema.site_config, out["workloads"], out["pricing"])
     return out
 
 
@@ -86,17 +86,17 @@ def check_run(
 
 def run_files(root: Path, problems: Problems) -> list[tuple[Path, str, str]]:
     """(path, path relative to the site, run id) of every run record under data/runs/."""
-    runs_dir = root / "data" / "runs"
+    runs_dir, suffixes = SiteLayout(root).runs, SiteLayout.RUN_SUFFIXES
     found: list[tuple[Path, str, str]] = []
     ids: dict[str, str] = {}
     if not runs_dir.is_dir():
         return found
-    for path in sorted(p for p in runs_dir.rglob("*") if p.suffix.lower() in RUN_SUFFIXES):
+    for path in sorted(p for p in runs_dir.rglob("*") if p.suffix.lower() in suffixes):
         inside = path.relative_to(runs_dir).parts
         if any(part.startswith(".") for part in inside):
             continue  # hidden files and folders (editor backups, .git) are not records
         rel = path.relative_to(root).as_posix()
-        if path.suffix not in RUN_SUFFIXES:
+        if path.suffix not in suffixes:
             problems.add(
                 Problem(
                     rel,
@@ -250,17 +250,11 @@ def load_site(root: Path | str) -> tuple[Site | None, Problems]:
     """Read and check a whole site. The Site is None when any error was found."""
     root = Path(root)
     problems = Problems()
-    if not (root / "sitegen.yaml").is_file():
-        problems.add(
-            Problem(
-                "sitegen.yaml",
-                None,
-                "",
-                f"not found in {root}: is this a site folder? (--site DIR)",
-            )
-        )
+    layout = SiteLayout(root)
+    if reason := layout.missing():
+        problems.add(Problem(layout.CONFIG, None, "", reason))
         return None, problems
-    if not (root / "data").is_dir():
+    if not layout.data.is_dir():
         problems.add(
             Problem(
                 "data/",
@@ -285,11 +279,4 @@ def load_site(root: Path | str) -> tuple[Site | None, Problems]:
         runs=tuple(sorted(runs, key=lambda r: (r.date, r.id))),
         table=table,
     )
-    return site, problems
-
-
-def load_site_or_raise(root: Path | str, strict: bool = False) -> tuple[Site, Problems]:
-    site, problems = load_site(root)
-    if site is None or (strict and problems.warnings):
-        raise SiteError(problems.sorted())
     return site, problems

@@ -1,4 +1,4 @@
-"""The rules of DATA.md: each function turns one parsed file into value objects."""
+"""The rules of docs/data.md: each function turns one parsed file into value objects."""
 
 from __future__ import annotations
 

@@ -12,10 +12,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from urllib.parse import urlsplit
 
-import yaml
-
 from ..build import render_site
-from ..records import Problem, SiteError
+from ..records import Problem, Problems, SiteError
+from ..records.load import catalogs
 from .state import SiteState, Snapshot
 
 
@@ -31,11 +30,12 @@ class BuildReport:
 
 
 def base_path(site_root: Path) -> str:
-    """The URL path of base_url in sitegen.yaml ("/leaderboard/"), where the site is served."""
+    """The URL path of base_url ("/leaderboard/"), where the site is served: read from the
+    config as the build checks it; "/" when it has none."""
+    config = catalogs(site_root, Problems())["config"]
     try:
-        config = yaml.safe_load((site_root / "sitegen.yaml").read_text(encoding="utf-8"))
-        path = urlsplit(str(config.get("base_url") or "")).path
-    except (OSError, UnicodeDecodeError, yaml.YAMLError, AttributeError, ValueError):
+        path = urlsplit(config.base_url).path
+    except ValueError:
         path = ""
     parts = [part for part in path.split("/") if part]
     return "/" + "".join(part + "/" for part in parts)

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import watchfiles
 
-CONFIG = "sitegen.yaml"
+from ..layout import SiteLayout
+
 READY_PROBE_MS = 250  # an idle watch wakes this often; its first wake-up proves it is in place
-FOLDERS = ("data", "content", "templates")
 
 
 class _Either:
@@ -62,9 +62,9 @@ class SiteWatcher:
     def _top_level(self, change: watchfiles.Change, path: str) -> bool:
         """sitegen.yaml, and input folders appearing or vanishing (their files: the other watch)."""
         name = Path(path).name
-        if name in FOLDERS:
+        if name in SiteLayout.SOURCE_FOLDERS:
             return change in (watchfiles.Change.added, watchfiles.Change.deleted)
-        return name == CONFIG
+        return name == SiteLayout.CONFIG
 
     def _watch_top(self) -> None:
         for changes in watchfiles.watch(
@@ -80,7 +80,7 @@ class SiteWatcher:
             if not changes:
                 continue
             names = self._relative(changes)
-            if names & set(FOLDERS):
+            if names & set(SiteLayout.SOURCE_FOLDERS):
                 self._refolder.set()
             self.on_change(names)
 
@@ -88,7 +88,7 @@ class SiteWatcher:
         while not self._stop.is_set():
             self._refolder.clear()
             self.watched_folders = ()
-            folders = [self.site_root / name for name in FOLDERS]
+            folders = [self.site_root / name for name in SiteLayout.SOURCE_FOLDERS]
             existing = [folder for folder in folders if folder.is_dir()]
             if not existing:
                 self._ready[1].set()

@@ -1,0 +1,199 @@
+"""What planning any record shares, sweep (`assemble`) or matrix (`matrix`): slugs resolved
+against the site, the record's file name and place, its source and its provenance notes."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..layout import SiteLayout
+from ..records import Problem
+from .common import Identity, Measurement, Options, Reading, SiteError
+
+FILE_SAFE = re.compile(r"[^a-z0-9.-]+")
+
+
+@dataclass(frozen=True)
+class Planned:
+    """A record about to be written, and where."""
+
+    path: Path
+    record: dict[str, Any]
+    files: tuple[str, ...]  # the result files it came from
+
+
+@dataclass(frozen=True)
+class Key:
+    """What makes one record: everything but the configs."""
+
+    model: str
+    gpu: str
+    engine: str
+    precision: str
+    workload: str
+    date: dt.date | None  # None while the date is still to be settled (one sweep, many files)
+
+
+class Resolver:
+    """Turns what files say into slugs of the site, collecting one problem per gap."""
+
+    def __init__(self, fmt: str, options: Options, known: dict) -> None:
+        self.fmt = fmt
+        self.options = options
+        self.known = known
+        self.problems: dict[str, Problem] = {}  # keyed by option, so each is said once
+
+    def gap(self, file: str, option: str, message: str) -> None:
+        self.problems.setdefault(option, Problem(file, None, option, message))
+
+    def _catalog(self, m: Measurement, option: str, given: str | None, raw: str | None) -> str:
+        kind = {"--model": "models", "--gpu": "gpus", "--workload": "workloads"}[option]
+        catalog = self.known[kind]
+        names = ", ".join(sorted(catalog)[:12])
+        if given is not None:
+            if given not in catalog:
+                self.gap(m.file, option, f'"{given}" is not in data/{kind}.yaml (known: {names})')
+            return given
+        if raw is None:
+            what = option.lstrip("-")
+            self.gap(m.file, option, f"the file does not say the {what}; give {option} ({names})")
+            return ""
+        slug = match(raw, catalog)
+        if slug is None:
+            self.gap(
+                m.file,
+                option,
+                f'"{raw}" in the file matches nothing in data/{kind}.yaml; give {option} '
+                f"(one of: {names})",
+            )
+            return ""
+        return slug
+
+    def _plain(self, m: Measurement, option: str, given: str | None, raw: str | None) -> str:
+        value = given or raw
+        if not value:
+            what = option.lstrip("-")
+            self.gap(m.file, option, f"the file does not say the {what}; give {option}")
+            return ""
+        return value.strip().lower()
+
+    def key(self, m: Measurement, dated: bool, with_workload: bool = True) -> Key:
+        o, ident = self.options, m.identity
+        if not with_workload:
+            workload = ""
+        elif o.workload or not (ident.isl and ident.osl):
+            workload = self._catalog(m, "--workload", o.workload, None)
+        else:
+            workload = self._workload(m, ident)
+        date = o.date or ident.date
+        if date is None:
+            self.gap(m.file, "--date", "the file does not say the date; give --date YYYY-MM-DD")
+        return Key(
+            model=self._catalog(m, "--model", o.model, ident.model),
+            gpu=self._catalog(m, "--gpu", o.gpu, ident.gpu),
+            engine=self._plain(m, "--engine", o.engine, ident.engine),
+            precision=self._plain(m, "--precision", o.precision, ident.precision),
+            workload=workload,
+            date=date if dated else None,
+        )
+
+    def _workload(self, m: Measurement, ident: Identity) -> str:
+        for slug, w in self.known["workloads"].items():
+            if w.isl == ident.isl and w.osl == ident.osl:
+                return slug
+        self.gap(
+            m.file,
+            "--workload",
+            f"no workload of data/workloads.yaml has isl {ident.isl} and osl {ident.osl}; "
+            "give --workload",
+        )
+        return ""
+
+    def fail_if_gaps(self) -> None:
+        if self.problems:
+            raise SiteError(list(self.problems.values()))
+
+
+def match(raw: str, catalog: dict) -> str | None:
+    """The slug a tool's name for a model or GPU means: slug, hf_id, or name, loosely."""
+
+    def squash(text: str) -> str:
+        text = text.lower().split("/")[-1]
+        text = re.sub(r"^(nvidia|amd|intel)[\s_-]+", "", text)
+        return re.sub(r"[\s_-]+", "", text)
+
+    wanted = raw.strip()
+    for slug, entry in catalog.items():
+        hf_id = getattr(entry, "hf_id", None)
+        if wanted.lower() in (slug, (hf_id or "").lower()):
+            return slug
+    loose = squash(wanted)
+    for slug, entry in catalog.items():
+        if loose in (squash(slug), squash(getattr(entry, "name", "") or "")):
+            return slug
+        hf_id = getattr(entry, "hf_id", None)
+        if hf_id and loose == squash(hf_id):
+            return slug
+    return None
+
+
+def tidy(value: Any) -> Any:
+    """Six significant digits: a record a person reads, still exact to a millionth."""
+    if isinstance(value, dict):
+        return {k: tidy(v) for k, v in value.items()}
+    if isinstance(value, float):
+        short = float(f"{value:.6g}")
+        return int(short) if short.is_integer() and abs(short) < 1e15 else short
+    return value
+
+
+def import_notes(fmt: str, readings: list[Reading], files: list[str], extra: list[str]) -> str:
+    """The record's notes: which command read which files, and what the tools said."""
+    tools = sorted({r.tool for r in readings})
+    names = ", ".join(dict.fromkeys(Path(f).name for f in files))
+    said = list(dict.fromkeys(n for r in readings for n in r.notes)) + extra
+    text = f"Imported with sitegen import {fmt} from {names} ({'; '.join(tools)})."
+    if said:
+        text += " " + "; ".join(said) + "."
+    return text
+
+
+def file_name(key: Key, date: dt.date) -> str:
+    """<model>-<gpu>-<engine>-<precision>-<workload>-<date>.yaml, without empty parts."""
+    parts = (key.model, key.gpu, key.engine, key.precision, key.workload, date.isoformat())
+    parts = tuple(p for p in parts if p)
+    return FILE_SAFE.sub("-", "-".join(parts).lower()).strip("-") + ".yaml"
+
+
+def record_paths(out: Path, names: list[str]) -> list[Path]:
+    """Where each record goes: into the folder --out names, or at --out for a single one."""
+    if out.suffix in SiteLayout.RUN_SUFFIXES and not out.is_dir():
+        if len(names) > 1:
+            raise SiteError(
+                [
+                    Problem(
+                        str(out),
+                        None,
+                        "--out",
+                        f"the input holds {len(names)} runs (engines, precisions or dates); "
+                        "--out must name a folder",
+                    )
+                ]
+            )
+        return [out]
+    if out.exists() and not out.is_dir():
+        raise SiteError(
+            [Problem(str(out), None, "--out", "is a file, not a folder; name a folder or a .yaml")]
+        )
+    return [out / name for name in names]
+
+
+def measured_by(resolver: Resolver, options: Options, ms: list[Measurement]) -> str:
+    """The record's source (who measured): --source, else the first file that says it."""
+    value = options.source or next((m.identity.source for m in ms if m.identity.source), None)
+    if not value:
+        resolver.gap(ms[0].file, "--source", "the file does not say who measured; give --source")
+    return value or ""
