@@ -7,13 +7,13 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from . import schema
+from . import parquet, schema
 from .checker import SLUG, Checker
 from .model import Run, Site, SweepRun
 from .problems import WARNING, Problem, Problems, SiteError
 from .yamlpos import Document, ParseError, decode, parse
 
-RUN_SUFFIXES = (".yaml", ".yml", ".json")
+RUN_SUFFIXES = (".yaml", ".yml", ".json", parquet.SUFFIX)
 EMPTY = Document({})
 
 
@@ -37,7 +37,7 @@ def read_document(path: Path, rel: str, problems: Problems, required: bool = Tru
 
 def run_id(rel_to_runs: str) -> str:
     """data/runs/localmaxxing/paiton.yaml -> localmaxxing-paiton."""
-    stem = re.sub(r"\.(ya?ml|json)$", "", rel_to_runs)
+    stem = re.sub(r"\.(ya?ml|json|parquet)$", "", rel_to_runs)
     return stem.replace("/", "-")
 
 
@@ -96,7 +96,8 @@ def load_runs(root: Path, known: dict, problems: Problems) -> list[Run]:
                     rel,
                     None,
                     "",
-                    "not read: a run record's extension is lowercase .yaml, .yml or .json",
+                    "not read: a run record's extension is lowercase .yaml, .yml, .json "
+                    "or .parquet",
                     WARNING,
                 )
             )
@@ -109,6 +110,9 @@ def load_runs(root: Path, known: dict, problems: Problems) -> list[Run]:
         if not path.is_file():
             continue
         rid = run_id(path.relative_to(runs_dir).as_posix())
+        if path.suffix == parquet.SUFFIX:
+            runs.extend(_archive_runs(path, rel, rid, known, ids, problems))
+            continue
         if rid in ids:
             problems.add(Problem(rel, None, "", f"run id {rid!r} is also the id of {ids[rid]}"))
             continue
@@ -120,6 +124,24 @@ def load_runs(root: Path, known: dict, problems: Problems) -> list[Run]:
         if run is not None:
             runs.append(run)
     _cross_checks(runs, known, problems)
+    return runs
+
+
+def _archive_runs(
+    path: Path, rel: str, file_id: str, known: dict, ids: dict[str, str], problems: Problems
+) -> list[Run]:
+    """The runs of one Parquet archive, each checked as a YAML record is."""
+    runs: list[Run] = []
+    for record in parquet.read_archive(path, rel, file_id, problems):
+        if record.id in ids:
+            where = record.doc.line(())
+            message = f"run id {record.id!r} is also the id of {ids[record.id]}"
+            problems.add(Problem(rel, where, parquet.RUN, message))
+            continue
+        ids[record.id] = rel
+        run = check_run(record.data, record.doc, rel, record.id, known, problems)
+        if run is not None:
+            runs.append(run)
     return runs
 
 
