@@ -11,10 +11,12 @@ from pathlib import Path
 from typing import Any
 
 from ..records import Problem
+from ..records.parquet import SUFFIX as ARCHIVE
 from ..records.schema import CONFIG_FIELDS
 from .common import Identity, Measurement, Options, Reading, SiteError
 
 RUN_SUFFIXES = (".yaml", ".yml", ".json")
+SUFFIXES = {"yaml": ".yaml", "json": ".json", "parquet": ARCHIVE}  # --format -> what is written
 FILE_SAFE = re.compile(r"[^a-z0-9.-]+")
 
 
@@ -294,16 +296,44 @@ def _record(
     return record
 
 
-def _file_name(key: Key, date: dt.date) -> str:
-    parts = (key.model, key.gpu, key.engine, key.precision, key.workload, date.isoformat())
-    parts = tuple(p for p in parts if p)
-    return FILE_SAFE.sub("-", "-".join(parts).lower()).strip("-") + ".yaml"
+def _file_name(key: Key, date: dt.date) -> tuple[str, ...]:
+    """What a record's file is named after: model, GPU, engine, precision, workload, date."""
+    return (key.model, key.gpu, key.engine, key.precision, key.workload, date.isoformat())
 
 
-def _targets(out: Path, names: list[str]) -> list[Path]:
-    """Where each record goes: into the folder --out names, or at --out for a single one."""
-    if out.suffix in RUN_SUFFIXES and not out.is_dir():
-        if len(names) > 1:
+def _stem(parts: tuple[str, ...]) -> str:
+    return FILE_SAFE.sub("-", "-".join(p for p in parts if p).lower()).strip("-") or "runs"
+
+
+def _shared(names: list[tuple[str, ...]]) -> tuple[str, ...]:
+    """The parts of the names that every record has: an archive's name in a folder."""
+    return tuple(
+        part if all(n[i] == part for n in names) else "" for i, part in enumerate(names[0])
+    )
+
+
+def _names_a_file(out: Path) -> bool:
+    return out.suffix in (*RUN_SUFFIXES, ARCHIVE) and not out.is_dir()
+
+
+def record_suffix(out: Path, record_format: str | None) -> str:
+    """The suffix of what is written: --format's, else --out's own (a folder: .yaml)."""
+    named = out.suffix if _names_a_file(out) else None
+    if record_format is None:
+        return named or ".yaml"
+    wanted = SUFFIXES[record_format]
+    if named is not None and named != wanted and {named, wanted} != {".yml", ".yaml"}:
+        message = (
+            f"{record_format}, but --out names a {named} file: name a {wanted} file or a folder"
+        )
+        raise SiteError([Problem(str(out), None, "--format", message)])
+    return named or wanted
+
+
+def _targets(out: Path, names: list[tuple[str, ...]], suffix: str) -> list[Path]:
+    """Where each record goes: at --out, or into the folder it names; an archive takes all."""
+    if _names_a_file(out):
+        if len(names) > 1 and suffix != ARCHIVE:
             raise SiteError(
                 [
                     Problem(
@@ -311,16 +341,17 @@ def _targets(out: Path, names: list[str]) -> list[Path]:
                         None,
                         "--out",
                         f"the input holds {len(names)} runs (engines, precisions or dates); "
-                        "--out must name a folder",
+                        "--out must name a folder or a .parquet archive",
                     )
                 ]
             )
-        return [out]
+        return [out] * len(names)
     if out.exists() and not out.is_dir():
-        raise SiteError(
-            [Problem(str(out), None, "--out", "is a file, not a folder; name a folder or a .yaml")]
-        )
-    return [out / name for name in names]
+        message = "is a file, not a folder; name a folder, a .yaml or a .parquet"
+        raise SiteError([Problem(str(out), None, "--out", message)])
+    if suffix == ARCHIVE:  # one archive for them all, named after what they share
+        return [out / (_stem(_shared(names)) + ARCHIVE)] * len(names)
+    return [out / (_stem(name) + suffix) for name in names]
 
 
 def _source(resolver: Resolver, options: Options, ms: list[Measurement]) -> str:
@@ -331,15 +362,24 @@ def _source(resolver: Resolver, options: Options, ms: list[Measurement]) -> str:
 
 
 def plan_records(
-    fmt: str, readings: list[Reading], options: Options, known: dict, out: Path, site: Path
+    fmt: str,
+    readings: list[Reading],
+    options: Options,
+    known: dict,
+    out: Path,
+    site: Path,
+    suffix: str = ".yaml",
 ) -> list[Planned]:
-    """Every record this import writes, with its path; SiteError on any gap."""
+    """Every record this import writes, with its path; SiteError on any gap.
+
+    `suffix` is what is written (`record_suffix`): records of .parquet share one archive.
+    """
     resolver = Resolver(fmt, options, known)
     matrices = [r.matrix for r in readings if r.matrix is not None]
     if matrices:
         from .matrix import plan_matrix
 
-        return plan_matrix(fmt, readings, matrices, resolver, out)
+        return plan_matrix(fmt, readings, matrices, resolver, out, suffix)
     measurements = [m for r in readings for m in r.measurements]
     # One file may hold several engines and dates (InferenceX); a sweep spread over files
     # of other tools is one run, whatever day each file was written.
@@ -377,7 +417,7 @@ def plan_records(
         )
         planned_keys.append(_file_name(key, date))
         records.append((record, tuple(files)))
-    targets = _targets(out, planned_keys)
+    targets = _targets(out, planned_keys, suffix)
     return [
         Planned(path, record, files) for path, (record, files) in zip(targets, records, strict=True)
     ]

@@ -19,9 +19,16 @@ def plan_matrix(
     matrices: list[MatrixResult],
     resolver: Resolver,
     out: Path,
+    suffix: str,
 ) -> list[Planned]:
-    from .assemble import Planned, _file_name, _notes, _source, _targets, tidy
+    from .assemble import ARCHIVE, Planned, _file_name, _notes, _source, _targets, tidy
 
+    if suffix == ARCHIVE:
+        message = (
+            "a matrix run (a context x concurrency grid) cannot go into a Parquet archive, "
+            "which holds sweeps; write it as .yaml or .json"
+        )
+        raise SiteError([Problem(str(out), None, "--out", message)])
     if len(matrices) > 1:
         raise SiteError(
             [Problem(matrices[1].file, None, "", "a matrix imports from one file at a time")]
@@ -52,5 +59,5 @@ def plan_matrix(
     if grid.fields["prefill"]:
         record["prefill"] = [tidy(row) for row in grid.fields["prefill"]]
     record["decode"] = [tidy(cell) for cell in grid.fields["decode"]]
-    target = _targets(out, [_file_name(key, key.date)])[0]
+    target = _targets(out, [_file_name(key, key.date)], suffix)[0]
     return [Planned(target, record, (grid.file,))]

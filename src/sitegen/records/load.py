@@ -111,7 +111,7 @@ def load_runs(root: Path, known: dict, problems: Problems) -> list[Run]:
             continue
         rid = run_id(path.relative_to(runs_dir).as_posix())
         if path.suffix == parquet.SUFFIX:
-            runs.extend(_archive_runs(path, rel, rid, known, ids, problems))
+            runs.extend(archive_runs(path, rel, rid, known, ids, problems))
             continue
         if rid in ids:
             problems.add(Problem(rel, None, "", f"run id {rid!r} is also the id of {ids[rid]}"))
@@ -127,12 +127,20 @@ def load_runs(root: Path, known: dict, problems: Problems) -> list[Run]:
     return runs
 
 
-def _archive_runs(
-    path: Path, rel: str, file_id: str, known: dict, ids: dict[str, str], problems: Problems
+def archive_runs(
+    source: Path | bytes,
+    rel: str,
+    file_id: str,
+    known: dict,
+    ids: dict[str, str],
+    problems: Problems,
 ) -> list[Run]:
-    """The runs of one Parquet archive, each checked as a YAML record is."""
+    """The runs of one Parquet archive (a file or its bytes), each checked as a YAML record is.
+
+    `ids` maps the run ids taken so far to their files; the archive's are added.
+    """
     runs: list[Run] = []
-    for record in parquet.read_archive(path, rel, file_id, problems):
+    for record in parquet.read_archive(source, rel, file_id, problems):
         if record.id in ids:
             where = record.doc.line(())
             message = f"run id {record.id!r} is also the id of {ids[record.id]}"
