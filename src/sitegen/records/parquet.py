@@ -98,6 +98,7 @@ HINTS = {
     },
     "kind": "an archive holds sweeps only",
     "configs": "an archive has one row per config",
+    "__index_level_0__": "a pandas index: write with to_parquet(..., index=False)",
 }
 
 
