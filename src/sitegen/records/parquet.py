@@ -9,6 +9,7 @@ a table (for `sitegen import`).
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import io
 import re
 from collections.abc import Iterable
@@ -261,8 +262,10 @@ def _group(rows: list[dict], rel: str, problems: Problems) -> list[_Group]:
         if "date" in fields:
             fields["date"] = _day(fields["date"])  # rows of one day, whatever their times
         key = (RUN, run) if run is not None else tuple(fields.get(k) for k in RECORD_FIELDS)
-        group = groups.setdefault(key, _Group(run, fields, [], []))
-        if group.rows:
+        group = groups.get(key)
+        if group is None:
+            group = groups[key] = _Group(run, fields, [], [])
+        elif run is not None:  # rows grouped by their fields agree on them already
             _agree(group, fields, row, rel, problems)
         group.rows.append(row)
         group.configs.append(_config(cells))
@@ -274,6 +277,7 @@ def _plain(value: Any) -> Any:
     return float(value) if isinstance(value, Decimal) else value
 
 
+@functools.lru_cache(maxsize=4096)  # an archive has few dates and many rows
 def _day(value: Any) -> Any:
     """The day a date cell means, read as a YAML date is; the cell itself if it means none."""
     day = Checker("", Document(None), Problems()).date({"date": value}, (), "date")
