@@ -377,8 +377,8 @@ def test_gpu_missing_one_tier_price_is_a_warning(make_site):
 def test_run_file_with_upper_case_extension_is_a_warning(make_site):
     root = make_site(runs={"lab/run.yaml": sweep(), "lab/other.YAML": GOOD})
     assert problems_of(root) == [
-        "data/runs/lab/other.YAML: not read: a run record's extension is lowercase .yaml, .yml "
-        "or .json (warning)"
+        "data/runs/lab/other.YAML: not read: a run record's extension is lowercase .yaml, .yml, "
+        ".json or .parquet (warning)"
     ]
 
 

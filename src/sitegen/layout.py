@@ -17,7 +17,9 @@ class SiteLayout:
     CONFIG: ClassVar[str] = "sitegen.yaml"
     # the input folders beside CONFIG: what a build reads, serve watches and --out must avoid
     SOURCE_FOLDERS: ClassVar[tuple[str, ...]] = ("data", "content", "templates")
-    RUN_SUFFIXES: ClassVar[tuple[str, ...]] = (".yaml", ".yml", ".json")  # of a run record
+    RECORD_SUFFIXES: ClassVar[tuple[str, ...]] = (".yaml", ".yml", ".json")  # one run record
+    ARCHIVE_SUFFIX: ClassVar[str] = ".parquet"  # an archive of many sweeps, one row per config
+    RUN_SUFFIXES: ClassVar[tuple[str, ...]] = (*RECORD_SUFFIXES, ARCHIVE_SUFFIX)
     CACHE: ClassVar[str] = ".sitegen-cache"
     DEFAULT_OUT: ClassVar[str] = "public"
 

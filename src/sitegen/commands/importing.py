@@ -1,4 +1,7 @@
-"""`sitegen import FORMAT FILE... --out data/runs/<name>.yaml`: benchmark results -> run records."""
+"""`sitegen import FORMAT FILE... --out data/runs/<name>.yaml`: benchmark results -> run records.
+
+`--out x.parquet` (or `--format parquet`) puts them into one Parquet archive instead.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +12,7 @@ import click
 
 from ..display import plural
 from ..importers import AUTO, FORMATS, Options, import_results
+from ..importers.planning import ARCHIVE, SUFFIXES
 from ..records import SiteError
 from ._shared import report, site_option
 
@@ -30,7 +34,15 @@ def _date(ctx: click.Context, param: click.Parameter, value: str | None) -> dt.d
     "out",
     required=True,
     type=click.Path(path_type=Path),
-    help="The record to write (data/runs/<name>.yaml), or a folder for inputs of several runs.",
+    help="The record to write (data/runs/<name>.yaml), a Parquet archive (.parquet) for them "
+    "all, or a folder for inputs of several runs.",
+)
+@click.option(
+    "--format",
+    "record_format",
+    type=click.Choice(list(SUFFIXES)),
+    help="What to write: yaml, json or parquet (one archive). Default: what --out names; "
+    "for a folder, yaml.",
 )
 @site_option("The site whose models, GPUs and workloads the record is checked against.")
 @click.option("--model", help="Model slug of data/models.yaml, where the file does not say.")
@@ -50,6 +62,7 @@ def import_(
     fmt: str,
     files: tuple[Path, ...],
     out: Path,
+    record_format: str | None,
     site_dir: Path,
     **given: object,
 ) -> None:
@@ -62,11 +75,17 @@ def import_(
             click.echo(f"auto: read the files as {name} ({FORMATS[name].TITLE})", err=True)
 
     try:
-        result = import_results(fmt, files, out, site_dir, options, chosen)
+        result = import_results(fmt, files, out, site_dir, options, chosen, record_format)
     except SiteError as exc:
         raise SiteError(exc.problems, f"{exc.summary}; nothing written") from None
     report(list(result.warnings))
     for path in result.written:
-        verb = "replaced" if path in result.replaced else "wrote"
-        click.echo(f"{verb} {path}")
-    click.echo(f"imported {result.configs} configs into {plural(len(result.written), 'record')}")
+        click.echo(f"{_verb(path, path in result.replaced)} {path}")
+    click.echo(f"imported {result.configs} configs into {plural(result.records, 'record')}")
+
+
+def _verb(path: Path, existed: bool) -> str:
+    """An archive that was there keeps the runs the import does not replace."""
+    if not existed:
+        return "wrote"
+    return "updated" if path.suffix == ARCHIVE else "replaced"

@@ -20,9 +20,10 @@ from ..layout import SiteLayout
 from ..records import Problem, Problems, SiteError
 from ..records.load import catalogs
 from . import aiperf, guidellm, inferencex, llm_inference_bench, llmperf, lmx, sglang, vllm
-from .assemble import Planned, plan_records
+from .assemble import plan_records
 from .common import Options, Reading, Source, read_source
-from .writer import check_records, write_records
+from .planning import Planned, record_suffix
+from .writer import check_records, write_outputs
 
 # Order matters for `auto`: the more specific layouts are tried first.
 FORMATS: dict[str, ModuleType] = {
@@ -44,8 +45,9 @@ __all__ = [
 @dataclass(frozen=True)
 class ImportResult:
     format: str
-    written: tuple[Path, ...]
+    written: tuple[Path, ...]  # files: one per record, or one archive for them all
     replaced: tuple[Path, ...]
+    records: int
     configs: int
     warnings: tuple[Problem, ...]
 
@@ -102,16 +104,21 @@ def import_results(
     site_root: Path,
     options: Options,
     on_format: Callable[[str], None] | None = None,
+    record_format: str | None = None,
 ) -> ImportResult:
-    """Read, assemble, check and write; SiteError (nothing written) on any error."""
+    """Read, assemble, check and write; SiteError (nothing written) on any error.
+
+    `record_format` (yaml, json, parquet) is what is written; by default --out's suffix says.
+    """
+    suffix = record_suffix(out, record_format)
     name, readings = read_all(fmt, paths, options, on_format)
     known, problems = site_catalogs(site_root)
-    planned: list[Planned] = plan_records(name, readings, options, known, out, site_root)
-    warnings = check_records(planned, known, site_root, problems)
+    planned: list[Planned] = plan_records(name, readings, options, known, out, site_root, suffix)
+    outputs, warnings = check_records(planned, known, site_root, problems)
     warnings = tuple(w for r in readings for w in r.warnings) + tuple(warnings)
-    written, replaced = write_records(planned)
+    written, replaced = write_outputs(outputs)
     configs = sum(len(p.record.get("configs", p.record.get("decode", []))) for p in planned)
-    return ImportResult(name, written, replaced, configs, warnings)
+    return ImportResult(name, written, replaced, len(planned), configs, warnings)
 
 
 def site_catalogs(site_root: Path) -> tuple[dict, Problems]:

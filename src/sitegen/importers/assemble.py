@@ -157,13 +157,22 @@ def _record(
 
 
 def plan_records(
-    fmt: str, readings: list[Reading], options: Options, known: dict, out: Path, site: Path
+    fmt: str,
+    readings: list[Reading],
+    options: Options,
+    known: dict,
+    out: Path,
+    site: Path,
+    suffix: str = ".yaml",
 ) -> list[Planned]:
-    """Every record this import writes, with its path; SiteError on any gap."""
+    """Every record this import writes, with its path; SiteError on any gap.
+
+    `suffix` is what is written (`record_suffix`): records of .parquet share one archive.
+    """
     resolver = Resolver(fmt, options, known)
     matrices = [r.matrix for r in readings if r.matrix is not None]
     if matrices:
-        return plan_matrix(fmt, readings, matrices, resolver, out)
+        return plan_matrix(fmt, readings, matrices, resolver, out, suffix)
     measurements = [m for r in readings for m in r.measurements]
     # One file may hold several engines and dates (InferenceX); a sweep spread over files
     # of other tools is one run, whatever day each file was written.
@@ -201,7 +210,7 @@ def plan_records(
         )
         planned_keys.append(file_name(key, date))
         records.append((record, tuple(files)))
-    paths = record_paths(out, planned_keys)
+    paths = record_paths(out, planned_keys, suffix)
     return [
         Planned(path, record, files) for path, (record, files) in zip(paths, records, strict=True)
     ]

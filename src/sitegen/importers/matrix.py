@@ -6,7 +6,16 @@ from typing import TYPE_CHECKING, Any
 
 from ..records import Problem, SiteError
 from .common import MatrixResult, Measurement, Reading
-from .planning import Planned, Resolver, file_name, import_notes, measured_by, record_paths, tidy
+from .planning import (
+    ARCHIVE,
+    Planned,
+    Resolver,
+    file_name,
+    import_notes,
+    measured_by,
+    record_paths,
+    tidy,
+)
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -18,7 +27,14 @@ def plan_matrix(
     matrices: list[MatrixResult],
     resolver: Resolver,
     out: Path,
+    suffix: str,
 ) -> list[Planned]:
+    if suffix == ARCHIVE:
+        message = (
+            "a matrix run (a context x concurrency grid) cannot go into a Parquet archive, "
+            "which holds sweeps; write it as .yaml or .json"
+        )
+        raise SiteError([Problem(str(out), None, "--out", message)])
     if len(matrices) > 1:
         raise SiteError(
             [Problem(matrices[1].file, None, "", "a matrix imports from one file at a time")]
@@ -49,5 +65,5 @@ def plan_matrix(
     if grid.fields["prefill"]:
         record["prefill"] = [tidy(row) for row in grid.fields["prefill"]]
     record["decode"] = [tidy(cell) for cell in grid.fields["decode"]]
-    target = record_paths(out, [file_name(key, key.date)])[0]
+    target = record_paths(out, [file_name(key, key.date)], suffix)[0]
     return [Planned(target, record, (grid.file,))]

@@ -161,17 +161,48 @@ def import_notes(fmt: str, readings: list[Reading], files: list[str], extra: lis
     return text
 
 
-def file_name(key: Key, date: dt.date) -> str:
-    """<model>-<gpu>-<engine>-<precision>-<workload>-<date>.yaml, without empty parts."""
-    parts = (key.model, key.gpu, key.engine, key.precision, key.workload, date.isoformat())
-    parts = tuple(p for p in parts if p)
-    return FILE_SAFE.sub("-", "-".join(parts).lower()).strip("-") + ".yaml"
+ARCHIVE = SiteLayout.ARCHIVE_SUFFIX
+SUFFIXES = {"yaml": ".yaml", "json": ".json", "parquet": ARCHIVE}  # --format -> what is written
 
 
-def record_paths(out: Path, names: list[str]) -> list[Path]:
-    """Where each record goes: into the folder --out names, or at --out for a single one."""
-    if out.suffix in SiteLayout.RUN_SUFFIXES and not out.is_dir():
-        if len(names) > 1:
+def file_name(key: Key, date: dt.date) -> tuple[str, ...]:
+    """What a record's file is named after: model, GPU, engine, precision, workload, date."""
+    return (key.model, key.gpu, key.engine, key.precision, key.workload, date.isoformat())
+
+
+def _stem(parts: tuple[str, ...]) -> str:
+    return FILE_SAFE.sub("-", "-".join(p for p in parts if p).lower()).strip("-") or "runs"
+
+
+def _shared(names: list[tuple[str, ...]]) -> tuple[str, ...]:
+    """The parts of the names that every record has: an archive's name in a folder."""
+    return tuple(
+        part if all(n[i] == part for n in names) else "" for i, part in enumerate(names[0])
+    )
+
+
+def _names_a_file(out: Path) -> bool:
+    return out.suffix in SiteLayout.RUN_SUFFIXES and not out.is_dir()
+
+
+def record_suffix(out: Path, record_format: str | None) -> str:
+    """The suffix of what is written: --format's, else --out's own (a folder: .yaml)."""
+    named = out.suffix if _names_a_file(out) else None
+    if record_format is None:
+        return named or ".yaml"
+    wanted = SUFFIXES[record_format]
+    if named is not None and named != wanted and {named, wanted} != {".yml", ".yaml"}:
+        message = (
+            f"{record_format}, but --out names a {named} file: name a {wanted} file or a folder"
+        )
+        raise SiteError([Problem(str(out), None, "--format", message)])
+    return named or wanted
+
+
+def record_paths(out: Path, names: list[tuple[str, ...]], suffix: str) -> list[Path]:
+    """Where each record goes: at --out, or into the folder it names; an archive takes all."""
+    if _names_a_file(out):
+        if len(names) > 1 and suffix != ARCHIVE:
             raise SiteError(
                 [
                     Problem(
@@ -179,16 +210,17 @@ def record_paths(out: Path, names: list[str]) -> list[Path]:
                         None,
                         "--out",
                         f"the input holds {len(names)} runs (engines, precisions or dates); "
-                        "--out must name a folder",
+                        "--out must name a folder or a .parquet archive",
                     )
                 ]
             )
-        return [out]
+        return [out] * len(names)
     if out.exists() and not out.is_dir():
-        raise SiteError(
-            [Problem(str(out), None, "--out", "is a file, not a folder; name a folder or a .yaml")]
-        )
-    return [out / name for name in names]
+        message = "is a file, not a folder; name a folder, a .yaml or a .parquet"
+        raise SiteError([Problem(str(out), None, "--out", message)])
+    if suffix == ARCHIVE:  # one archive for them all, named after what they share
+        return [out / (_stem(_shared(names)) + ARCHIVE)] * len(names)
+    return [out / (_stem(name) + suffix) for name in names]
 
 
 def measured_by(resolver: Resolver, options: Options, ms: list[Measurement]) -> str:

@@ -1,7 +1,8 @@
-"""Records -> YAML a person can read, checked exactly as a build checks them, then written.
+"""Records -> YAML a person can read (or JSON, or a Parquet archive), checked exactly as a
+build checks them, then written.
 
 Configs are written flow-style, one per line. Nothing is written unless every record passes
-`records.check_run` against the site's catalogs.
+`records.check_run` against the site's catalogs, read back as the build will read it.
 """
 
 from __future__ import annotations
@@ -11,16 +12,18 @@ import json
 import os
 import re
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import yaml
 
 from ..layout import SiteLayout
-from ..records import Problem, Problems, check_run, run_id
+from ..records import Problem, Problems, check_run, parquet, run_id
+from ..records.load import archive_runs
 from ..records.yamlpos import parse
 from .common import SiteError
-from .planning import Planned
+from .planning import ARCHIVE, Planned
 
 PLAIN = re.compile(r"^[A-Za-z][A-Za-z0-9 ._/+()-]*$")
 FLOW_LISTS = ("configs", "decode", "prefill", "canonical")
@@ -138,18 +141,37 @@ def _run_ids(site_root: Path, replaced: set[Path]) -> dict[str, str]:
         hidden = any(part.startswith(".") for part in path.relative_to(runs).parts)
         if path.suffix not in SiteLayout.RUN_SUFFIXES or hidden or not path.is_file():
             continue
-        if path.resolve() not in replaced:
-            rel = path.relative_to(runs).as_posix()
+        if path.resolve() in replaced:
+            continue
+        rel = path.relative_to(runs).as_posix()
+        if path.suffix == ARCHIVE:  # its problems are the build's to report
+            for record in parquet.read_archive(path, f"data/runs/{rel}", run_id(rel), Problems()):
+                ids.setdefault(record.id, f"data/runs/{rel}")
+        else:
             ids.setdefault(run_id(rel), f"data/runs/{rel}")
     return ids
 
 
+@dataclass(frozen=True)
+class Output:
+    """A file an import writes, exactly as it was checked."""
+
+    path: Path
+    content: bytes
+
+
 def check_records(
     planned: list[Planned], known: dict, site_root: Path, problems: Problems
-) -> list[Problem]:
-    """Run the build's checks on each record; SiteError if any has an error."""
+) -> tuple[list[Output], list[Problem]]:
+    """Run the build's checks on each record; SiteError if any has an error.
+
+    Returns the files to write and the warnings.
+    """
     taken = _run_ids(site_root, {item.path.resolve() for item in planned})
+    outputs = []
     for item in planned:
+        if item.path.suffix == ARCHIVE:
+            continue
         text = text_of(item)
         rel, rid = _rel(item.path, site_root)
         if rid in taken:  # the build refuses two files with one run id
@@ -157,43 +179,85 @@ def check_records(
         taken.setdefault(rid, rel)
         doc = parse(text, json_file=item.path.suffix == ".json")  # as the build reads it
         check_run(doc.data, doc, rel, rid, known, problems)
+        outputs.append(Output(item.path, text.encode("utf-8")))
+    for path in dict.fromkeys(item.path for item in planned if item.path.suffix == ARCHIVE):
+        rel, file_id = _rel(path, site_root)
+        content = _archive(path, [i for i in planned if i.path == path], rel, file_id)
+        archive_runs(content, rel, file_id, known, taken, problems)  # as the build reads it
+        outputs.append(Output(path, content))
     if problems.has_errors:
         raise SiteError(problems.sorted())
-    return problems.warnings
+    return outputs, problems.warnings
 
 
-def _stage(path: Path, text: str) -> Path:
-    """Write `text` to a temporary file beside `path`, to be moved onto it once all are staged."""
+# -- Parquet archives ---------------------------------------------------------------------------
+
+
+def _archive(path: Path, items: list[Planned], rel: str, file_id: str) -> bytes:
+    """The archive at `path` with the imported records added; SiteError if it cannot be."""
+    runs = _runs_kept(path, items, rel, file_id) + [(None, item.record) for item in items]
+    problems = Problems()
+    content = parquet.archive_bytes(runs, rel, problems)
+    if content is None:
+        raise SiteError(problems.sorted())
+    return content
+
+
+def _runs_kept(
+    path: Path, items: list[Planned], rel: str, file_id: str
+) -> list[tuple[str | None, dict]]:
+    """The runs already in the archive at `path`, but for those an imported record replaces
+    (the same run id, as re-importing a YAML record replaces its file)."""
+    if not path.is_file():
+        return []
+    found = Problems()
+    existing = parquet.read_archive(path, rel, file_id, found)
+    if found:  # rewriting it would drop its unknown columns, or carry its errors along
+        message = (
+            "cannot add the imported runs to this archive: it has problems of its own "
+            "(listed); fix them, or name another --out"
+        )
+        raise SiteError([*found.sorted(), Problem(rel, None, "--out", message)])
+    new = {f"{file_id}-{parquet.derived_id(item.record)}" for item in items}
+    return [(run.run, run.data) for run in existing if run.id not in new]
+
+
+# -- writing ------------------------------------------------------------------------------------
+
+
+def _stage(path: Path, content: bytes) -> Path:
+    """Write `content` to a temporary file beside `path`, to be moved onto it once all are
+    staged."""
     if path.is_dir():
         raise IsADirectoryError(0, "a folder is in its place")
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(content)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
     return Path(tmp)
 
 
-def write_records(planned: list[Planned]) -> tuple[tuple[Path, ...], tuple[Path, ...]]:
+def write_outputs(outputs: list[Output]) -> tuple[tuple[Path, ...], tuple[Path, ...]]:
     """(written, of which replaced an existing file)."""
-    replaced = tuple(p.path for p in planned if p.path.exists())
-    # Every record is staged before any is put in place, so that a file that cannot be
+    replaced = tuple(out.path for out in outputs if out.path.exists())
+    # Every file is staged before any is put in place, so that a file that cannot be
     # written (a folder in its place, no permission) leaves none of the others behind.
     staged: list[tuple[Path, Path]] = []
     try:
-        for item in planned:
+        for out in outputs:
             try:
-                staged.append((_stage(item.path, text_of(item)), item.path))
+                staged.append((_stage(out.path, out.content), out.path))
             except OSError as exc:
                 why = exc.strerror or str(exc)
                 message = f"cannot write the record there: {why}"
-                raise SiteError([Problem(str(item.path), None, "--out", message)]) from None
+                raise SiteError([Problem(str(out.path), None, "--out", message)]) from None
         for tmp, path in staged:
             os.replace(tmp, path)
     finally:
         for tmp, _ in staged:
             tmp.unlink(missing_ok=True)
-    return tuple(p.path for p in planned), replaced
+    return tuple(out.path for out in outputs), replaced

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from .problems import WARNING, Problem, Problems, describe
-from .yamlpos import Document, Path_, field_name
+from .yamlpos import Document, Path_
 
 SLUG = re.compile(r"^[a-z0-9][a-z0-9.-]*$")
 MISSING = object()
@@ -37,11 +37,12 @@ class Checker:
 
     def error(self, path: Path_, message: str) -> None:
         self.failed = True
-        self.problems.add(Problem(self.file, self.doc.line(path), field_name(path), message))
+        where = self.doc.line(path)
+        self.problems.add(Problem(self.file, where, self.doc.field_name(path), message))
 
     def warn(self, path: Path_, message: str) -> None:
         self.problems.add(
-            Problem(self.file, self.doc.line(path), field_name(path), message, WARNING)
+            Problem(self.file, self.doc.line(path), self.doc.field_name(path), message, WARNING)
         )
 
     def expected(self, path: Path_, what: str, value: Any) -> None:

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from ..layout import SiteLayout
-from . import columnar, schema
+from . import columnar, parquet, schema
 from .checker import SLUG, Checker
 from .columnar import ConfigTable
 from .model import Run, Site, SweepRun
@@ -42,7 +42,7 @@ def read_document(path: Path, rel: str, problems: Problems, required: bool = Tru
 
 def run_id(rel_to_runs: str) -> str:
     """data/runs/localmaxxing/paiton.yaml -> localmaxxing-paiton."""
-    stem = re.sub(r"\.(ya?ml|json)$", "", rel_to_runs)
+    stem = re.sub(r"\.(ya?ml|json|parquet)$", "", rel_to_runs)
     return stem.replace("/", "-")
 
 
@@ -84,11 +84,13 @@ def check_run(
     return None if c.failed else run
 
 
-def run_files(root: Path, problems: Problems) -> list[tuple[Path, str, str]]:
-    """(path, path relative to the site, run id) of every run record under data/runs/."""
+def run_files(root: Path, ids: dict[str, str], problems: Problems) -> list[tuple[Path, str, str]]:
+    """(path, path relative to the site, run id) of every run file under data/runs/.
+
+    `ids` gets the id of each record file (an archive's runs are named when it is read).
+    """
     runs_dir, suffixes = SiteLayout(root).runs, SiteLayout.RUN_SUFFIXES
     found: list[tuple[Path, str, str]] = []
-    ids: dict[str, str] = {}
     if not runs_dir.is_dir():
         return found
     for path in sorted(p for p in runs_dir.rglob("*") if p.suffix.lower() in suffixes):
@@ -102,7 +104,8 @@ def run_files(root: Path, problems: Problems) -> list[tuple[Path, str, str]]:
                     rel,
                     None,
                     "",
-                    "not read: a run record's extension is lowercase .yaml, .yml or .json",
+                    "not read: a run record's extension is lowercase .yaml, .yml, .json "
+                    "or .parquet",
                     WARNING,
                 )
             )
@@ -115,6 +118,9 @@ def run_files(root: Path, problems: Problems) -> list[tuple[Path, str, str]]:
         if not path.is_file():
             continue
         rid = run_id(path.relative_to(runs_dir).as_posix())
+        if path.suffix == parquet.SUFFIX:
+            found.append((path, rel, rid))
+            continue
         if rid in ids:
             problems.add(Problem(rel, None, "", f"run id {rid!r} is also the id of {ids[rid]}"))
             continue
@@ -142,8 +148,12 @@ def load_runs(root: Path, known: dict, problems: Problems) -> tuple[list[Run], C
     """
     runs: list[Run] = []
     plain: list[tuple[str, str, Document]] = []
-    files = run_files(root, problems)
+    ids: dict[str, str] = {}
+    files = run_files(root, ids, problems)
     for path, rel, rid in files:
+        if path.suffix == parquet.SUFFIX:  # rows -> records, each checked as a YAML one is
+            runs.extend(archive_runs(path, rel, rid, known, ids, problems))
+            continue
         doc = read_document(path, rel, problems)
         if doc is EMPTY:
             continue
@@ -182,6 +192,32 @@ def load_runs(root: Path, known: dict, problems: Problems) -> tuple[list[Run], C
     runs.sort(key=lambda run: order[run.path])
     _cross_checks(root, runs, table, known, problems)
     return runs, table
+
+
+def archive_runs(
+    source: Path | bytes,
+    rel: str,
+    file_id: str,
+    known: dict,
+    ids: dict[str, str],
+    problems: Problems,
+) -> list[Run]:
+    """The runs of one Parquet archive (a file or its bytes), each checked as a YAML record is.
+
+    `ids` maps the run ids taken so far to their files; the archive's are added.
+    """
+    runs: list[Run] = []
+    for record in parquet.read_archive(source, rel, file_id, problems):
+        if record.id in ids:
+            where = record.doc.line(())
+            message = f"run id {record.id!r} is also the id of {ids[record.id]}"
+            problems.add(Problem(rel, where, parquet.RUN, message))
+            continue
+        ids[record.id] = rel
+        run = check_run(record.data, record.doc, rel, record.id, known, problems)
+        if run is not None:
+            runs.append(run)
+    return runs
 
 
 def _same_configs(runs: list[Run], table: ConfigTable) -> dict[tuple, list[tuple[SweepRun, int]]]:

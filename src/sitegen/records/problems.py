@@ -41,6 +41,10 @@ def describe(value: Any) -> str:
     return str(value)
 
 
+class Row(int):
+    """A 1-based row of a table file (a Parquet archive), where a YAML file has a line."""
+
+
 @dataclass(frozen=True, order=True)
 class Problem:
     """One thing wrong with one field of one file."""
@@ -52,7 +56,10 @@ class Problem:
     severity: str = ERROR
 
     def __str__(self) -> str:
-        where = f"{self.file}:{self.line}" if self.line else self.file
+        if isinstance(self.line, Row):
+            where = f"{self.file}: row {self.line}"
+        else:
+            where = f"{self.file}:{self.line}" if self.line else self.file
         field = f"{self.field}: " if self.field else ""
         text = f"{where}: {field}{self.message}"
         return text if self.severity == ERROR else f"{text} (warning)"

@@ -415,8 +415,8 @@ def sweep(c: Checker, r: dict, run_id: str, rel: str, catalogs: dict) -> SweepRu
             if key in seen:
                 c.warn(
                     ("configs", i),
-                    f"duplicate config: same GPUs, parallelism and "
-                    f"concurrency as configs[{seen[key]}]",
+                    "duplicate config: same GPUs, parallelism and concurrency as "
+                    + c.doc.place_name(("configs", seen[key])),
                 )
             seen.setdefault(key, i)
             configs.append(config)

@@ -116,6 +116,14 @@ class Document:
                 return None
             path = path[:-1]
 
+    def field_name(self, path: Path_) -> str:
+        """The field a problem at `path` names: configs[2].tpot_ms.median."""
+        return field_name(path)
+
+    def place_name(self, path: Path_) -> str:
+        """How a message points at another place of the file: configs[2]."""
+        return field_name(path)
+
 
 class ParseError(Exception):
     def __init__(self, message: str, line: int | None) -> None:
