@@ -8,7 +8,7 @@ import io
 import json
 from typing import Any
 
-from .records import MatrixRun, Run, Site, SweepRun
+from .records import Latency, MatrixRun, Run, Site, SweepConfig, SweepRun
 from .tables import LadderRow, WorkloadSummary
 
 
@@ -17,7 +17,9 @@ def pair_route(model: str, gpu: str) -> str:
 
 
 def to_json(data: Any) -> str:
-    return json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n"
+    """Compact JSON: written by the C encoder (an indent makes json use its pure-Python one,
+    ten times slower on a site of thousands of runs)."""
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"), default=str) + "\n"
 
 
 # -- models/<model>/<gpu>/data.json and data/leaderboard.* -----------------------------------
@@ -169,6 +171,24 @@ def _plain(value):
     return value
 
 
+_CONFIG_ATTRIBUTES = tuple(f.name for f in dataclasses.fields(SweepConfig))
+_LATENCY_ATTRIBUTES = tuple(f.name for f in dataclasses.fields(Latency))
+
+
+def _config_json(config: SweepConfig) -> dict:
+    """A config as runs/<id>/data.json lists it: every field (null when absent), then the
+    figures derived from them."""
+    out = {}
+    for name in _CONFIG_ATTRIBUTES:
+        value = getattr(config, name)
+        if isinstance(value, Latency):
+            value = {k: getattr(value, k) for k in _LATENCY_ATTRIBUTES}
+        out[name] = value
+    out["interactivity"] = config.interactivity if config.tpot_ms else None
+    out["parallelism"] = config.parallelism
+    return out
+
+
 def run_json(run: Run) -> dict:
     """The run as normalised data: the record's fields, with derived figures beside them."""
     # a path in the site's source tree means nothing to a reader; configs follow, derived
@@ -177,14 +197,7 @@ def run_json(run: Run) -> dict:
         f.name: _plain(getattr(run, f.name)) for f in dataclasses.fields(run) if f.name not in skip
     }
     if isinstance(run, SweepRun):
-        data["configs"] = [
-            {f.name: _plain(getattr(c, f.name)) for f in dataclasses.fields(c) if f.name != "line"}
-            | {
-                "interactivity": c.interactivity if c.tpot_ms else None,
-                "parallelism": c.parallelism,
-            }
-            for c in run.configs
-        ]
+        data["configs"] = [_config_json(c) for c in run.configs]
     elif isinstance(run, MatrixRun):
         for cell in data["decode"]:
             cell["aggregate_tok_s_per_gpu"] = cell["aggregate_tok_s"] / run.gpus

@@ -42,6 +42,7 @@ class CurveSummary:
     frontier: tuple[frontier.Point, ...]
     points: tuple[dict, ...]  # every ok config of the curve's current runs
     point_rows: tuple[int, ...] = ()  # each point's row in the site's config table
+    point_dates: tuple[str, ...] = ()  # each point's run date, ISO
     history: tuple[HistoryPoint, ...] = ()
 
 
@@ -233,6 +234,7 @@ def summarise_workload(site: Site, rows: list[Row], quote: _Quoting) -> Workload
             tuple(_point_record(r) for r in curve_rows),
             history=histories[(engine, precision)],
             point_rows=tuple(int(r["row"]) for r in curve_rows),
+            point_dates=tuple(r["date"].isoformat() for r in curve_rows),
         )
         for (engine, precision), curve_rows in by_curve.items()
     ]

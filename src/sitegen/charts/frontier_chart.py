@@ -59,7 +59,6 @@ def _chart_data(
 
 def frontier_chart_data(site: Site, summary: WorkloadSummary) -> dict:
     """Everything the chart shows, as plain values: the chart is a function of this alone."""
-    dates = {r.id: r.date.isoformat() for r in site.runs}
     head = summary.headline
     curves = [
         {
@@ -67,8 +66,10 @@ def frontier_chart_data(site: Site, summary: WorkloadSummary) -> dict:
             "precision": c.precision,
             "frontier": [[p.interactivity, p.throughput_per_gpu] for p in c.frontier],
             "points": [
-                dict(p, parallelism=site.table.config(row).parallelism, date=dates[p["run"]])
-                for p, row in zip(c.points, c.point_rows, strict=True)
+                dict(p, parallelism=config.parallelism, date=date)
+                for p, config, date in zip(
+                    c.points, site.table.at(c.point_rows), c.point_dates, strict=True
+                )
             ],
         }
         for c in summary.curves

@@ -254,7 +254,13 @@ class ConfigTable:
 
     def slice(self, start: int, stop: int) -> list[SweepConfig]:
         """The configs of rows start..stop, made afresh (a page's, for as long as it needs them)."""
-        cells = {name: _plain(col[start:stop]) for name, col in self.columns.items()}
+        return self.at(slice(start, stop))
+
+    def at(self, rows: slice | Sequence[int]) -> list[SweepConfig]:
+        """The configs of the given rows, in that order."""
+        if not isinstance(rows, slice):
+            rows = np.asarray(rows, dtype=np.int64)
+        cells = {name: _plain(col[rows]) for name, col in self.columns.items()}
         fields: list[list] = []
         for spec in CONFIG_SPEC:
             if spec.kind == LATENCY:
