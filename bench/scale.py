@@ -39,6 +39,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 SEED = 8  # issue 8
+SITEGEN = [sys.executable, "-c", "from sitegen.cli import main; main()"]  # the `sitegen` command
 
 # -- the sites ----------------------------------------------------------------------------------
 
@@ -367,8 +368,7 @@ def run_build(site: Path, *options: str) -> Build:
     Peak memory is the build process's own peak RSS (ru_maxrss of os.wait4), or, if the build
     starts worker processes, the largest sum of its process tree's RSS sampled every 50 ms.
     """
-    command = [sys.executable, "-c", "from sitegen.cli import main; main()", "build"]
-    command += ["--site", str(site), "--out", str(site / "public"), *options]
+    command = [*SITEGEN, "build", "--site", str(site), "--out", str(site / "public"), *options]
     with tempfile.TemporaryFile() as log:
         started = time.perf_counter()
         process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=_child_env())
@@ -403,7 +403,7 @@ def _child_env() -> dict[str, str]:
 
 
 def build_options() -> str:
-    command = [sys.executable, "-c", "from sitegen.cli import main; main()", "build", "--help"]
+    command = [*SITEGEN, "build", "--help"]
     return subprocess.run(command, capture_output=True, text=True, env=_child_env()).stdout
 
 
