@@ -1,13 +1,14 @@
 """How build time and memory grow with the site: phases of a build at 1x, 4x and 16x the pairs.
 
-Run: python bench/build_scale.py. Prints seconds per phase and the ratio to the smallest site,
-so that a phase that grows faster than the number of pages stands out, and the peak memory the
-Python heap held during a whole in-memory build (tracemalloc, in a separate untimed pass).
+Run: python bench/build_scale.py [--quick]. The sites are bench/scale.py's (eight runs of 32
+configs per model x GPU) at 2 x 2, 4 x 4 and 8 x 8 pairs. Prints seconds per phase and the ratio
+to the smallest site, so that a phase that grows faster than the number of pages stands out, and
+the peak memory the Python heap held during a whole in-memory build (tracemalloc, in a separate
+untimed pass).
 """
 
 from __future__ import annotations
 
-import random
 import statistics
 import sys
 import tempfile
@@ -15,71 +16,13 @@ import time
 import tracemalloc
 from pathlib import Path
 
-import yaml
+from scale import Shape, generate  # bench/scale.py: the sites of issue 8, at any size
 
 from sitegen.content import load_content
 from sitegen.pages import plan_site
 from sitegen.records import load_site
 from sitegen.render import environment, render_page
 from sitegen.tables import summarise
-
-ENGINES = [("vllm", "fp8"), ("sglang", "fp4"), ("trtllm", "fp4")]
-
-
-def make_site(root: Path, models: int, gpus: int, seed: int = 7) -> None:
-    rng = random.Random(seed)
-    (root / "data/runs").mkdir(parents=True)
-    (root / "sitegen.yaml").write_text(
-        yaml.safe_dump(
-            {"title": "Bench", "base_url": "https://example.org/", "default_workload": "chat"}
-        )
-    )
-    (root / "data/models.yaml").write_text(
-        yaml.safe_dump({f"m{i}": {"name": f"Model {i}"} for i in range(models)})
-    )
-    (root / "data/gpus.yaml").write_text(
-        yaml.safe_dump({f"g{i}": {"name": f"GPU {i}", "all_in_power_kw": 2.0} for i in range(gpus)})
-    )
-    (root / "data/workloads.yaml").write_text(yaml.safe_dump({"chat": {"name": "Chat"}}))
-    (root / "data/pricing.yaml").write_text(
-        yaml.safe_dump(
-            {
-                "source": "S",
-                "as_of": "2026-07",
-                "tiers": {"owning": {"label": "Owning"}},
-                "prices": {f"g{i}": {"owning": 1.0 + i / 10} for i in range(gpus)},
-            }
-        )
-    )
-    for m in range(models):
-        for g in range(gpus):
-            for engine, precision in ENGINES:
-                for day in ("2026-09-01", "2026-10-01"):
-                    configs = []
-                    for conc in (1, 2, 4, 8, 16, 32, 64, 128, 256):
-                        tpot = 5 + conc * rng.uniform(0.2, 0.4)
-                        configs.append(
-                            {
-                                "gpus": 8,
-                                "tp": 8,
-                                "concurrency": conc,
-                                "throughput_per_gpu": conc * 1000 / tpot * 2,
-                                "ttft_ms": {"median": 100 + conc * 5},
-                                "tpot_ms": {"median": tpot},
-                            }
-                        )
-                    record = {
-                        "source": "Bench",
-                        "date": day,
-                        "model": f"m{m}",
-                        "gpu": f"g{g}",
-                        "engine": engine,
-                        "precision": precision,
-                        "workload": "chat",
-                        "configs": configs,
-                    }
-                    name = f"m{m}-g{g}-{engine}-{day}.yaml"
-                    (root / "data/runs" / name).write_text(yaml.safe_dump(record))
 
 
 def phases(root: Path) -> dict[str, float]:
@@ -121,7 +64,7 @@ def main() -> None:
     for models, gpus in scales:
         with tempfile.TemporaryDirectory() as tmp:
             root = Path(tmp)
-            make_site(root, models, gpus)
+            generate(root, Shape(models, gpus))
             runs = [phases(root) for _ in range(3)]
             result = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
             result["peak_mib"] = peak_memory_mib(root)
