@@ -141,7 +141,7 @@ class Planner:
         summaries = self.pairs.get((model, gpu), [])
         main = summaries[0] if summaries else None
         values = self.placeholders(model, gpu, main)
-        runs = [r for r in site.runs if r.model == model and r.gpu == gpu]
+        runs = self.runs_of.get((model, gpu), [])
         workloads = []
         for s in summaries:
             sources = sorted({r.source for r in runs if r.id in s.current_runs})
@@ -250,7 +250,23 @@ class Planner:
         )
 
     def gpus_of(self, model: str) -> list[str]:
-        return sorted({g for (m, g) in self.pair_keys if m == model})
+        return self.gpus_by_model.get(model, [])
+
+    @functools.cached_property
+    def gpus_by_model(self) -> dict[str, list[str]]:
+        """model -> the GPUs it has runs on, sorted (pair keys are sorted already)."""
+        out: dict[str, list[str]] = {}
+        for model, gpu in self.pair_keys:
+            out.setdefault(model, []).append(gpu)
+        return out
+
+    @functools.cached_property
+    def runs_of(self) -> dict[tuple[str, str], list[Run]]:
+        """(model, gpu) -> its runs, in the site's order."""
+        out: dict[tuple[str, str], list[Run]] = {}
+        for run in self.site.runs:
+            out.setdefault((run.model, run.gpu), []).append(run)
+        return out
 
     @functools.cached_property
     def pair_keys(self) -> list[tuple[str, str]]:
