@@ -535,7 +535,7 @@ def test_out_below_a_file_is_a_problem(make_site, tmp_path):
 def test_out_that_cannot_be_written_is_a_problem(make_site, monkeypatch, tmp_path):
     import sitegen.build
 
-    def refuse(out_dir, files):
+    def refuse(out_dir, files, previous=None):
         raise PermissionError(13, "Permission denied", str(out_dir))
 
     monkeypatch.setattr(sitegen.build, "write_tree", refuse)

@@ -207,5 +207,6 @@ def test_a_build_reports_its_phases_and_every_page(make_site, tmp_path) -> None:
 def test_sitegen_build_says_how_long_it_took(make_site, tmp_path) -> None:
     result = CliRunner().invoke(main, ["build", "--site", str(make_site())])
     assert result.exit_code == 0
-    assert re.fullmatch(r"built \d+ pages, \d+ files into \S+ in \d+\.\d s\n", result.stdout)
+    line = r"built \d+ pages, \d+ files into \S+ in \d+\.\d s \(\d+ written, 0 unchanged\)\n"
+    assert re.fullmatch(line, result.stdout)
     assert "\r" not in result.output  # not a terminal: no bar

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from .content import load_content
 from .layout import SiteLayout
+from .manifest import Manifest
 from .output import unsafe_out, write_tree
 from .pages import plan_site
 from .progress import Progress
@@ -22,6 +23,7 @@ class BuildResult:
     pages: int
     files: int
     problems: Problems
+    rewritten: tuple[str, ...] = ()  # files written anew; the others kept as they were
 
 
 def render_site(
@@ -73,18 +75,25 @@ def build(
     out_dir: Path | str | None = None,
     strict: bool = False,
     progress: Progress | None = None,
+    use_cache: bool = True,
 ) -> BuildResult:
-    """Build the site into out_dir (default: <site>/public); the old output stays on error."""
+    """Build the site into out_dir (default: <site>/public); the old output stays on error.
+
+    With `use_cache` (the default) the cache beside the site (.sitegen-cache/) saves work: charts
+    are drawn once, and only files whose bytes changed are written. Without it nothing is read
+    from the cache; the output is the same, byte for byte.
+    """
     site_root = Path(site_root)
     out = Path(out_dir) if out_dir is not None else SiteLayout(site_root).public
     refused = unsafe_out(site_root, out)
     if refused:
         raise SiteError([Problem("--out", None, "", refused)], "nothing written")
     progress = progress or Progress()
-    files, problems = render_site(site_root, strict, progress=progress)
+    files, problems = render_site(site_root, strict, cache_charts=use_cache, progress=progress)
     progress.phase("write")
+    previous = Manifest.read(site_root, out) if use_cache else None
     try:
-        write_tree(out, files)
+        written = write_tree(out, files, previous)
     except OSError as exc:
         where = exc.filename or out
         reason = exc.strerror or str(exc)
@@ -92,5 +101,7 @@ def build(
             [Problem("--out", None, "", f"cannot write {out} ({where}: {reason})")],
             "nothing written",
         ) from None
+    if use_cache:
+        written.manifest.write(site_root)
     pages = sum(1 for name in files if name.endswith(".html"))
-    return BuildResult(out, pages, len(files), problems)
+    return BuildResult(out, pages, len(files), problems, written.rewritten)

@@ -5,30 +5,66 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 from .layout import SiteLayout
+from .manifest import Entry, Manifest, digest
 
 # Left in every output folder, so that a later build knows the folder is its own to replace.
 MARKER = ".sitegen-output"
 MARKER_TEXT = b"Written by `sitegen build`; every build replaces this folder whole.\n"
 
 
-def write_tree(out_dir: Path, files: dict[str, bytes]) -> None:
-    """Replace `out_dir` with exactly `files`; on any failure the old tree stays as it was."""
+@dataclass(frozen=True)
+class Written:
+    manifest: Manifest  # what the output folder holds now
+    rewritten: tuple[str, ...]  # files written anew (the others kept, bytes and mtime)
+
+
+def write_tree(out_dir: Path, files: dict[str, bytes], previous: Manifest | None = None) -> Written:
+    """Replace `out_dir` with exactly `files`; on any failure the old tree stays as it was.
+
+    The new tree is staged beside the old one and swapped in at once. A file whose bytes the
+    `previous` manifest shows unchanged on disk is hard-linked from the old tree instead of
+    written: its mtime stays, so rsync, CDNs and browsers see that it did not change. A file
+    no longer produced is not in the new tree.
+    """
     out_dir = out_dir.resolve()
     out_dir.parent.mkdir(parents=True, exist_ok=True)
+    previous = previous if previous is not None else Manifest(out_dir)
     staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.new-", dir=out_dir.parent))
+    manifest = Manifest(out_dir)
+    rewritten: list[str] = []
     try:
+        made: set[Path] = set()
         for rel, data in sorted({**files, MARKER: MARKER_TEXT}.items()):
             target = staging / rel
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(data)
+            if target.parent not in made:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                made.add(target.parent)
+            new_digest = digest(data)
+            old = previous.unchanged(rel, new_digest)
+            if old is None or not _link(old, target):
+                target.write_bytes(data)
+                if rel != MARKER:
+                    rewritten.append(rel)
+            stat = target.stat()
+            manifest.entries[rel] = Entry(new_digest, stat.st_size, stat.st_mtime_ns)
         os.chmod(staging, 0o755)
         _swap(staging, out_dir)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
+    return Written(manifest, tuple(rewritten))
+
+
+def _link(old: Path, target: Path) -> bool:
+    try:
+        os.link(old, target)
+    except OSError:  # a file system without hard links: the file is written instead
+        return False
+    return True
 
 
 def _swap(staging: Path, out_dir: Path) -> None:

@@ -21,17 +21,26 @@ from ._shared import report, site_option
     help="Where to write the site [default: SITE/public].",
 )
 @click.option("--strict", is_flag=True, help="Fail on warnings too.")
-def build(site_dir: Path, out_dir: Path | None, strict: bool) -> None:
+@click.option(
+    "--no-cache",
+    "no_cache",
+    is_flag=True,
+    help="Ignore SITE/.sitegen-cache/: draw every chart, write every file (same output).",
+)
+def build(site_dir: Path, out_dir: Path | None, strict: bool, no_cache: bool) -> None:
     """Build the site from data/ and content/ into public/."""
     from ..build import build as run_build
 
     # a bar on stderr for a long build on a terminal; SiteError: click prints, exits 1
     with for_terminal() as progress:
-        result = run_build(site_dir, out_dir, strict=strict, progress=progress)
+        result = run_build(
+            site_dir, out_dir, strict=strict, progress=progress, use_cache=not no_cache
+        )
     report(result.problems)
     warnings = len(result.problems.warnings)
+    kept = result.files - len(result.rewritten)
     click.echo(
         f"built {result.pages} pages, {result.files} files into {result.out_dir}"
-        + f" in {took(progress.seconds)}"
+        f" in {took(progress.seconds)} ({len(result.rewritten)} written, {kept} unchanged)"
         + (f" ({plural(warnings, 'warning')})" if warnings else "")
     )

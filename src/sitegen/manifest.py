@@ -1,0 +1,108 @@
+"""What the last build wrote, so that the next one rewrites only the files whose bytes changed.
+
+Kept in the site's cache folder (`.sitegen-cache/output.json`) as plain JSON: for each output
+file, the digest of its bytes and the size and modification time it had when written. A file
+whose new bytes have the same digest, and which is still on disk as it was left, is carried
+over into the new output by a hard link: same bytes, same mtime, no write. The manifest ends
+with a digest of its own body and names the output folder it describes; a truncated, edited,
+foreign or unreadable manifest is ignored (every file is then written), never trusted.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from .layout import SiteLayout
+
+VERSION = 1
+NAME = "output.json"
+
+
+def digest(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=20).hexdigest()
+
+
+@dataclass(frozen=True)
+class Entry:
+    digest: str
+    size: int
+    mtime_ns: int
+
+
+class Manifest:
+    """Output path -> Entry of one output folder."""
+
+    def __init__(self, out_dir: Path, entries: dict[str, Entry] | None = None) -> None:
+        self.out_dir = out_dir.resolve()
+        self.entries = entries or {}
+
+    def unchanged(self, rel: str, new_digest: str) -> Path | None:
+        """The file on disk that already holds these bytes, or None."""
+        entry = self.entries.get(rel)
+        if entry is None or entry.digest != new_digest:
+            return None
+        path = self.out_dir / rel
+        try:
+            stat = path.stat()
+        except OSError:
+            return None
+        if stat.st_size != entry.size or stat.st_mtime_ns != entry.mtime_ns or path.is_symlink():
+            return None  # changed since, by hand or by another program: write it again
+        return path
+
+    # -- on disk -----------------------------------------------------------------------------
+
+    @staticmethod
+    def location(site_root: Path) -> Path:
+        return SiteLayout(site_root).cache / NAME
+
+    @classmethod
+    def read(cls, site_root: Path, out_dir: Path) -> Manifest:
+        """The manifest of `out_dir`, or an empty one when there is none to trust."""
+        empty = cls(out_dir)
+        try:
+            raw = cls.location(site_root).read_text(encoding="utf-8")
+            header, _, body = raw.partition("\n")
+            if header != f"sitegen-output {VERSION} {hashlib.sha256(body.encode()).hexdigest()}":
+                return empty
+            data = json.loads(body)
+            if data.get("out") != str(out_dir.resolve()):
+                return empty  # the manifest of another output folder
+            entries = {
+                rel: Entry(str(d), int(size), int(mtime))
+                for rel, (d, size, mtime) in data["files"].items()
+                if isinstance(rel, str)
+            }
+        except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError):
+            return empty
+        return cls(out_dir, entries)
+
+    def write(self, site_root: Path) -> None:
+        """Record what `out_dir` holds now; a cache that cannot be written only costs time."""
+        body = json.dumps(
+            {
+                "out": str(self.out_dir),
+                "files": {
+                    rel: [e.digest, e.size, e.mtime_ns] for rel, e in sorted(self.entries.items())
+                },
+            },
+            separators=(",", ":"),
+        )
+        header = f"sitegen-output {VERSION} {hashlib.sha256(body.encode()).hexdigest()}"
+        target = self.location(site_root)
+        with contextlib.suppress(OSError):
+            target.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-", suffix=".json")
+            try:
+                with os.fdopen(fd, "w", encoding="utf-8") as out:
+                    out.write(header + "\n" + body)
+                os.replace(tmp, target)
+            except OSError:
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp)

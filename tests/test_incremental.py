@@ -1,0 +1,125 @@
+"""Incremental builds: only files whose bytes changed are written; the output is the same
+with the cache, without it, and with a cache that is broken."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import yaml
+
+from conftest import config, sweep
+from sitegen.build import build
+from sitegen.manifest import Manifest
+from sitegen.render import theme_dir
+
+
+def tree(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*") if p.is_file()}
+
+
+def stamps(root: Path) -> dict[str, tuple[int, int]]:
+    """(inode, mtime) of every file: a file written anew gets a new inode."""
+    out = {}
+    for p in root.rglob("*"):
+        if p.is_file():
+            stat = p.stat()
+            out[p.relative_to(root).as_posix()] = (stat.st_ino, stat.st_mtime_ns)
+    return out
+
+
+RUNS = {
+    "lab/a.yaml": sweep(),
+    "lab/b.yaml": sweep(gpu="g2"),
+    "lab/c.yaml": sweep(model="m2", engine="sglang"),
+}
+
+
+def test_a_rebuild_with_nothing_changed_writes_nothing(make_site):
+    root = make_site(runs=RUNS)
+    first = build(root)
+    before = stamps(root / "public")
+    second = build(root)
+    assert len(first.rewritten) == first.files
+    assert second.rewritten == ()
+    assert stamps(root / "public") == before
+
+
+def test_an_edited_run_rewrites_only_the_files_that_show_it(make_site):
+    root = make_site(runs=RUNS)
+    build(root)
+    before = tree(root / "public")
+    stamp = stamps(root / "public")
+    record = sweep(gpu="g2", configs=[config(8, 64, 1100.0, 100.0), config(8, 16, 650.0, 25.0)])
+    (root / "data/runs/lab/b.yaml").write_text(yaml.safe_dump(record))
+    result = build(root)
+    after = tree(root / "public")
+    changed = {rel for rel in after if before.get(rel) != after[rel]}
+    assert set(result.rewritten) == changed
+    assert "runs/lab-b/index.html" in changed and "models/m1/g2/data.json" in changed
+    assert "runs/lab-a/index.html" not in changed and "models/m2/g1/index.html" not in changed
+    now = stamps(root / "public")
+    assert all(now[rel] == stamp[rel] for rel in after if rel not in changed)
+
+
+def test_a_removed_run_removes_its_pages(make_site):
+    root = make_site(runs=RUNS)
+    build(root)
+    assert (root / "public/runs/lab-c/index.html").is_file()
+    (root / "data/runs/lab/c.yaml").unlink()
+    build(root)
+    assert not (root / "public/runs/lab-c").exists()
+    assert not (root / "public/models/m2").exists()
+
+
+def test_a_template_edit_rewrites_the_pages_that_use_it(make_site):
+    root = make_site(runs=RUNS)
+    build(root)
+    stamp = stamps(root / "public")
+    (root / "templates").mkdir()
+    theme = (theme_dir() / "run.html").read_text()
+    (root / "templates/run.html").write_text(
+        theme.replace("{% block main %}", "{% block main %}<!-- x -->", 1)
+    )
+    result = build(root)
+    assert {r for r in result.rewritten if r.endswith(".html")} == {
+        f"runs/lab-{x}/index.html" for x in "abc"
+    }
+    assert stamps(root / "public")["models/m1/g1/index.html"] == stamp["models/m1/g1/index.html"]
+
+
+def test_output_is_the_same_with_the_cache_without_it_and_with_a_broken_one(make_site, tmp_path):
+    root = make_site(runs=RUNS)
+    build(root)
+    build(root)  # from the cache
+    cached = tree(root / "public")
+    build(root, tmp_path / "fresh", use_cache=False)
+    assert tree(tmp_path / "fresh") == cached
+    manifest = Manifest.location(root)
+    for broken in (manifest.read_bytes()[:-40], b"\xff\xfe garbage", b""):
+        manifest.write_bytes(broken)
+        assert Manifest.read(root, root / "public").entries == {}
+        result = build(root)
+        assert len(result.rewritten) == result.files  # nothing trusted: all written again
+        assert tree(root / "public") == cached
+
+
+def test_a_file_changed_by_hand_in_the_output_is_written_again(make_site):
+    root = make_site(runs=RUNS)
+    build(root)
+    page = root / "public/runs/lab-a/index.html"
+    good = page.read_bytes()
+    os.unlink(page)
+    page.write_bytes(b"defaced")
+    result = build(root)
+    assert result.rewritten == ("runs/lab-a/index.html",)
+    assert page.read_bytes() == good
+
+
+def test_the_manifest_of_another_output_folder_is_not_used(make_site, tmp_path):
+    root = make_site(runs=RUNS)
+    build(root)
+    shutil.copytree(root / "public", tmp_path / "elsewhere")
+    result = build(root, tmp_path / "elsewhere")
+    assert len(result.rewritten) == result.files
