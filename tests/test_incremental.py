@@ -123,3 +123,21 @@ def test_the_manifest_of_another_output_folder_is_not_used(make_site, tmp_path):
     shutil.copytree(root / "public", tmp_path / "elsewhere")
     result = build(root, tmp_path / "elsewhere")
     assert len(result.rewritten) == result.files
+
+
+def test_a_hundred_thousand_warnings_are_all_reported(make_site):
+    """Problems are kept in O(1) each: a site with 100,000 warnings reports every one."""
+    import json
+
+    from sitegen.records import load_site
+
+    extra = {f"note{k}": "x" for k in range(5)}  # five unknown fields on each of 20,000
+    configs = [dict(config(8, n + 1, 100.0 + n, 20.0), **extra) for n in range(20_000)]
+    root = make_site(runs={"lab/big.json": json.dumps(sweep(configs=configs))})
+    site, problems = load_site(root)
+    assert site is not None
+    warnings = problems.warnings
+    assert len(warnings) == 100_000
+    expected = {f"configs[{n}].note{k}" for n in range(20_000) for k in range(5)}
+    assert {w.field for w in warnings} == expected
+    assert warnings[-1].line is not None  # a file with a problem is read again for its lines
