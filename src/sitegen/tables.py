@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -12,6 +12,7 @@ import pandas as pd
 
 from . import frontier
 from .records import Site
+from .records.columnar import run_rows
 
 CURVE = ["engine", "precision"]
 GROUP = ["model", "gpu", "workload"]
@@ -84,8 +85,7 @@ def config_frame(site: Site) -> pd.DataFrame:
     columns = [*GROUP, *CURVE, "date", "run", "index", "status", "interactivity", *FRAME_COLUMNS]
     if not sweeps or table is None:
         return pd.DataFrame(columns=[*columns, "row"])
-    lengths = np.fromiter((len(r.configs) for r in sweeps), dtype=np.int64, count=len(sweeps))
-    rows = np.concatenate([np.arange(r.configs.start, r.configs.stop) for r in sweeps])
+    rows, lengths, index = run_rows(sweeps)
 
     def per_run(values: list) -> np.ndarray:
         out = np.empty(len(values), dtype=object)
@@ -96,7 +96,7 @@ def config_frame(site: Site) -> pd.DataFrame:
         name: per_run([getattr(r, name) for r in sweeps]) for name in (*GROUP, *CURVE, "date")
     }
     data["run"] = per_run([r.id for r in sweeps])
-    data["index"] = rows - np.repeat([r.configs.start for r in sweeps], lengths)
+    data["index"] = index
     data["status"] = table.columns["status"][rows]
     tpot = table.columns["tpot_ms"][rows]
     data["interactivity"] = 1000.0 / tpot  # as SweepConfig.interactivity: NaN without a TPOT
@@ -269,7 +269,7 @@ def summarise_workload(site: Site, rows: list[Row], quote: _Quoting) -> Workload
     )
 
 
-def _groups(frame: pd.DataFrame) -> list[list[Row]]:
+def _groups(frame: pd.DataFrame) -> Iterator[list[Row]]:
     """The rows of each model x GPU x workload of a frame sorted by them, as plain dicts.
 
     Rows are made one group at a time from the columns (never the whole frame at once).
@@ -279,13 +279,9 @@ def _groups(frame: pd.DataFrame) -> list[list[Row]]:
     keys = frame[GROUP].to_numpy()
     changes = np.flatnonzero((keys[1:] != keys[:-1]).any(axis=1)) + 1
     edges = [0, *changes.tolist(), len(frame)]
-    groups = []
     for start, stop in zip(edges, edges[1:], strict=False):
         cells = [col[start:stop].tolist() for col in columns]
-        groups.append(
-            [dict(zip(names, values, strict=True)) for values in zip(*cells, strict=True)]
-        )
-    return groups
+        yield [dict(zip(names, values, strict=True)) for values in zip(*cells, strict=True)]
 
 
 def summarise(site: Site) -> dict[tuple[str, str], list[WorkloadSummary]]:

@@ -163,8 +163,9 @@ def screen(files: Sequence[Sequence[Any]]) -> Screened:
         stated, wrong = _floats(column("interactivity"))
         with np.errstate(invalid="ignore", divide="ignore"):
             derived = 1000.0 / columns["tpot_ms"]
+            # False wherever either side is NaN (absent): then nothing is stated, or no TPOT
             off = np.abs(stated - derived) > INTERACTIVITY_TOLERANCE * derived
-        bad |= wrong | _number_out_of_range(stated, False) | (~np.isnan(stated) & ~(off == False))  # noqa: E712
+        bad |= wrong | _number_out_of_range(stated, False) | off
     bad |= _implausible(columns)
     bad |= _duplicates(owner, columns)
     return Screened(columns, owner, set(np.unique(owner[bad]).tolist()))
@@ -288,6 +289,18 @@ def _plain(column: np.ndarray) -> list:
     if column.dtype.kind == "f":
         return [None if v != v else v for v in values]
     return values
+
+
+def run_rows(runs: Sequence[Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The table rows of runs (each with ConfigRows), run after run: (rows, configs per run,
+    each row's index within its run)."""
+    lengths = np.fromiter((len(r.configs) for r in runs), dtype=np.int64, count=len(runs))
+    if not len(runs):
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, lengths, empty
+    rows = np.concatenate([np.arange(r.configs.start, r.configs.stop) for r in runs])
+    index = rows - np.repeat([r.configs.start for r in runs], lengths)
+    return rows, lengths, index
 
 
 class ConfigRows(Sequence[SweepConfig]):

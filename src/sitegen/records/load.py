@@ -174,8 +174,9 @@ def load_runs(root: Path, known: dict, problems: Problems) -> tuple[list[Run], C
             clean.append((k, rel, rid, fields))
     keep = np.isin(screened.owner, [k for k, *_ in clean])
     parts = [{name: col[keep] for name, col in screened.columns.items()}]
-    sweeps = [r for r in runs if isinstance(r, SweepRun)]
-    parts += [columnar.columns_of(r.configs) for r in sweeps]
+    # sweeps the exact checker built: their configs follow the screened ones in the table
+    checked = [(i, r) for i, r in enumerate(runs) if isinstance(r, SweepRun)]
+    parts += [columnar.columns_of(r.configs) for _, r in checked]
     table = columnar.ConfigTable.concat(parts)
     start = 0
     for k, rel, rid, fields in clean:
@@ -183,11 +184,10 @@ def load_runs(root: Path, known: dict, problems: Problems) -> tuple[list[Run], C
         rows = columnar.ConfigRows(table, start, stop)
         runs.append(SweepRun(id=rid, path=rel, kind="sweep", configs=rows, **fields))
         start = stop
-    for i, run in enumerate(runs):
-        if isinstance(run, SweepRun) and not isinstance(run.configs, columnar.ConfigRows):
-            stop = start + len(run.configs)
-            runs[i] = dataclasses.replace(run, configs=columnar.ConfigRows(table, start, stop))
-            start = stop
+    for i, run in checked:
+        stop = start + len(run.configs)
+        runs[i] = dataclasses.replace(run, configs=columnar.ConfigRows(table, start, stop))
+        start = stop
     order = {rel: n for n, (_, rel, _) in enumerate(files)}
     runs.sort(key=lambda run: order[run.path])
     _cross_checks(root, runs, table, known, problems)
@@ -226,13 +226,12 @@ def _same_configs(runs: list[Run], table: ConfigTable) -> dict[tuple, list[tuple
     if not sweeps:
         return {}
     identity = ("model", "gpu", "workload", "engine", "precision", "date")
-    order = np.concatenate([np.arange(r.configs.start, r.configs.stop) for r in sweeps])
-    lengths = [len(r.configs) for r in sweeps]
+    order, lengths, index = columnar.run_rows(sweeps)
     frame = pd.DataFrame({k: table.columns[k][order] for k in schema.CONFIG_KEY})
     for name in identity:
         frame[name] = np.repeat(np.array([str(getattr(r, name)) for r in sweeps]), lengths)
     frame["run"] = np.repeat(np.arange(len(sweeps)), lengths)
-    frame["i"] = order - np.repeat([r.configs.start for r in sweeps], lengths)
+    frame["i"] = index
     twice = frame[frame.duplicated(subset=[*identity, *schema.CONFIG_KEY], keep=False)]
     groups: dict[tuple, list[tuple[SweepRun, int]]] = defaultdict(list)
     for row in twice.itertuples(index=False):
