@@ -5,16 +5,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from .charts import ChartCache, draw_charts
 from .content import load_content
 from .layout import SiteLayout
 from .manifest import Manifest
 from .output import unsafe_out, write_tree
-from .pages import plan_site
 from .progress import Progress
 from .records import Problem, Problems, SiteError, load_site
 from .render import asset_files, environment, render_page, template_problem
 from .sitemap import robots_txt, sitemap_xml
 from .tables import summarise
+from .views import plan_site
 
 
 @dataclass(frozen=True)
@@ -46,9 +47,15 @@ def render_site(
     content = load_content(site_root, site.models, site.gpus, problems, run_ids)
     progress.phase("compute")
     pairs = summarise(site)
-    plan = plan_site(site, pairs, content, problems, cache_charts)
+    plan, copy_problems = plan_site(site, pairs, content)
+    problems.extend(copy_problems)
     if problems.has_errors or (strict and problems):
         raise SiteError(problems.sorted())
+    charts = plan.charts()
+    progress.phase("charts", len(charts))
+    cache = ChartCache.for_site(site_root) if cache_charts else ChartCache(None)
+    draw_charts(charts, cache, progress.step)
+    cache.prune()  # entries no page of this build uses would only pile up
     env = environment(site_root)
     shared = {"site": site.config, "nav_pages": sorted(content.pages)}
     files: dict[str, bytes] = {}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape
 
-from .pages import Page
+from .views import Page
 
 
 def sitemap_xml(base_url: str, pages: list[Page]) -> str:
