@@ -21,8 +21,10 @@ from pathlib import Path
 from sitegen.build import render_site
 from sitegen.charts import ChartCache, draw_frontier, draw_history, frontier_chart_data
 from sitegen.charts.history_chart import history_chart_data, history_rows
+from sitegen.charts.series import strongest
 from sitegen.layout import SiteLayout
 from sitegen.records import load_site
+from sitegen.standings import envelope_of
 from sitegen.tables import summarise
 
 REPEAT = 200
@@ -63,10 +65,15 @@ def main(site_root: Path) -> None:
     if site is None:
         sys.exit("\n".join(str(p) for p in problems.sorted()))
     summaries = [s for group in summarise(site).values() for s in group]
-    charts = [("frontier", frontier_chart_data(site, s), draw_frontier) for s in summaries]
+    method = site.config.frontier_method
+    strong = {id(s): strongest(envelope_of(s, method).leaders()) for s in summaries}
+    charts = [
+        ("frontier", frontier_chart_data(site, s, strong[id(s)]), draw_frontier) for s in summaries
+    ]
     for s in summaries:
         if rows := history_rows(s):
-            charts.append(("history", history_chart_data(site, s, rows), draw_history))
+            data = history_chart_data(site, s, rows, strong[id(s)])
+            charts.append(("history", data, draw_history))
     print(f"{site_root}: {len(charts)} charts on {len(summaries)} workload summaries")
     with tempfile.TemporaryDirectory() as scratch:
         for kind, data, draw in charts:

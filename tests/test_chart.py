@@ -4,6 +4,7 @@ without JavaScript, and an unchanged chart is drawn once."""
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import shutil
@@ -54,6 +55,11 @@ def _fit(pairs: list[tuple[float, float]]) -> tuple[float, float]:
     return a, p0 - a * v0
 
 
+def _x_of(svg: ET.Element):
+    """How the chart places tokens/s per user: as is, or its log on a log axis."""
+    return math.log if svg.get("data-x-scale") == "log" else (lambda v: v)
+
+
 def _pairs(files: dict[str, bytes]) -> list[str]:
     return sorted(
         p.removesuffix("data.json")
@@ -84,12 +90,13 @@ def test_every_pair_page_has_a_chart_whose_points_match_data_json(flagship_files
                 for p in points
             )
             assert got == expected, (route, workload)
-            # positions: one affine map per axis carries every point (0.1 px rounding)
-            ax, bx = _fit([(p["interactivity"], p["cx"]) for p in points])
+            # positions: one affine map per axis (of log x on a log axis) carries every point
+            fx = _x_of(svg)
+            ax, bx = _fit([(fx(p["interactivity"]), p["cx"]) for p in points])
             ay, by = _fit([(p["throughput_per_gpu"], p["cy"]) for p in points])
             assert ax > 0 and ay < 0  # x grows rightwards, y upwards
             for p in points:
-                assert p["cx"] == pytest.approx(ax * p["interactivity"] + bx, abs=0.15)
+                assert p["cx"] == pytest.approx(ax * fx(p["interactivity"]) + bx, abs=0.15)
                 assert p["cy"] == pytest.approx(ay * p["throughput_per_gpu"] + by, abs=0.15)
             charted += 1
     assert charted >= 2
@@ -144,32 +151,50 @@ def _segments(d: str) -> list[list[float]]:
 
 
 def test_curve_is_the_calculators_monotone_interpolation(flagship_files):
-    """Halfway along each drawn segment the line is at frontier.value_at, within a pixel."""
+    """Halfway along each drawn segment the line is at frontier.value_at, within a pixel; each
+    frontier point is where a segment starts or ends. On a linear axis each piece between two
+    points is one segment (the Bezier *is* the Hermite); a log axis bends it, so it is cut finer."""
     _, files = flagship_files
+    axes_seen = set()
     for route in _pairs(files):
         data = json.loads(files[route + "data.json"])
         html = files[route + "index.html"].decode()
         for svg, wl in zip(_svgs(html), data["workloads"].values(), strict=True):
             points = _points(svg)
-            ax, bx = _fit([(p["interactivity"], p["cx"]) for p in points])
+            fx = _x_of(svg)
+            axes_seen.add(svg.get("data-x-scale"))
+            ax, bx = _fit([(fx(p["interactivity"]), p["cx"]) for p in points])
             ay, by = _fit([(p["throughput_per_gpu"], p["cy"]) for p in points])
             curves = [e for e in svg.iter(f"{SVG_NS}path") if e.get("class") == "curve"]
             drawn = [c for c in wl["curves"] if len(c["frontier"]) > 1]
             assert len(curves) == len(drawn)
-            for path, curve in zip(curves, drawn, strict=True):
+            paths = {}
+            for path in curves:
+                (g,) = [g for g in svg.iter(f"{SVG_NS}g") if path in list(g)]
+                paths[int(g.get("data-series"))] = path
+            for i, curve in enumerate(wl["curves"]):
+                if len(curve["frontier"]) < 2:
+                    continue
                 front = [
                     frontier.Point(p["interactivity"], p["throughput_per_gpu"])
                     for p in curve["frontier"]
                 ]
-                segments = _segments(path.get("d"))
-                assert len(segments) == len(front) - 1
-                for seg, left in zip(segments, front, strict=False):
-                    assert seg[0] == pytest.approx(ax * left.interactivity + bx, abs=0.15)
+                segments = _segments(paths[i].get("d"))
+                if svg.get("data-x-scale") == "linear":
+                    assert len(segments) == len(front) - 1
+                ends = [seg[0] for seg in segments] + [segments[-1][6]]
+                for knot in front:
+                    px = ax * fx(knot.interactivity) + bx
+                    assert min(abs(e - px) for e in ends) <= 0.15
+                for seg in segments:
                     # the Bezier at t = 1/2, in pixels, against the calculator
                     mx = (seg[0] + 3 * seg[2] + 3 * seg[4] + seg[6]) / 8
                     my = (seg[1] + 3 * seg[3] + 3 * seg[5] + seg[7]) / 8
-                    value = frontier.value_at(front, (mx - bx) / ax, "interpolate")
+                    x = (mx - bx) / ax
+                    x = math.exp(x) if svg.get("data-x-scale") == "log" else x
+                    value = frontier.value_at(front, x, "interpolate")
                     assert my == pytest.approx(ay * value + by, abs=0.6)
+    assert axes_seen == {"linear", "log"}  # the flagship has both kinds
 
 
 def _chart_data(method: str = "interpolate") -> dict:
@@ -203,6 +228,7 @@ def _chart_data(method: str = "interpolate") -> dict:
                 "points": points,
             }
         ],
+        "strong": [0],
     }
 
 
@@ -263,7 +289,7 @@ def test_unchanged_chart_is_drawn_once_across_builds(make_site, monkeypatch):
 def test_corrupt_or_missing_cache_gives_the_same_build(make_site):
     root = make_site()
     clean, _ = render_site(root)
-    (entry,) = (root / CACHE_FOLDER).glob("*.svg")
+    (entry,) = [e for e in (root / CACHE_FOLDER).glob("*.svg") if "frontier-chart" in e.read_text()]
     entry.write_text(entry.read_text()[:200])  # truncated
     assert render_site(root)[0] == clean
     entry.write_bytes(b"\xff\xfe not even text")
@@ -289,12 +315,13 @@ def test_changed_data_draws_again_and_prunes_the_old_entry(make_site):
     root = make_site()
     render_site(root)
     old = {p.name for p in (root / CACHE_FOLDER).glob("*.svg")}
-    # the pair's chart and the run report's are the same data here: one entry serves both
-    assert len(old) == 1
+    # the pair's chart and the run report's are the same data here: one entry serves both;
+    # the model page's chart of every GPU's envelope is the other
+    assert len(old) == 2
     make_site(runs={"lab/run.yaml": sweep(configs=[config(8, 64, 1500.0, 100.0)])})
     render_site(root)
     new = {p.name for p in (root / CACHE_FOLDER).glob("*.svg")}
-    assert len(new) == 1 and not new & old
+    assert len(new) == 2 and not new & old
 
 
 def test_cache_counts_hits_and_misses(tmp_path):

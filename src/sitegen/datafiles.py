@@ -8,7 +8,9 @@ import io
 import json
 from typing import Any
 
+from .envelope import Envelope
 from .records import Latency, MatrixRun, Run, Site, SweepConfig, SweepRun
+from .standings import Field, Pairing
 from .tables import LadderRow, WorkloadSummary
 
 
@@ -82,6 +84,77 @@ def pair_json(model: str, gpu: str, summaries: list[WorkloadSummary], tier: str)
         "gpu": gpu,
         "headline": _headline_json(summaries[0], tier) if summaries else None,
         "workloads": {s.workload: _workload_json(s) for s in summaries},
+    }
+
+
+# -- models/<model>/data.json and compare/<a>-vs-<b>/<model>/data.json ------------------------
+
+
+def _side_json(row: LadderRow | None) -> dict | None:
+    """A GPU's ladder row at one target, as the model and comparison data list it."""
+    if row is None:
+        return None
+    out = rung_json(row)
+    del out["target"]
+    return out
+
+
+def _envelope_json(env: Envelope) -> list[dict]:
+    return [
+        {
+            "interactivity": p.interactivity,
+            "throughput_per_gpu": p.throughput_per_gpu,
+            "engine": env.curves[p.curve].engine,
+            "precision": env.curves[p.curve].precision,
+        }
+        for p in env.points()
+    ]
+
+
+def model_json(model: str, fields: list[Field]) -> dict:
+    """One model on every GPU, per workload: ranking, ladder across GPUs, envelopes."""
+    return {
+        "model": model,
+        "workloads": {
+            f.workload: {
+                "gpus": list(f.gpus),
+                "ladder": [
+                    {
+                        "target": r.target,
+                        "best": r.best,
+                        "cheapest": r.cheapest,
+                        "by_gpu": {g: _side_json(row) for g, row in r.by_gpu.items()},
+                    }
+                    for r in f.rungs
+                ],
+                "envelopes": {g: _envelope_json(f.envelopes[g]) for g in f.gpus},
+            }
+            for f in fields
+        },
+    }
+
+
+def compare_json(model: str, a: str, b: str, workloads: dict[str, tuple[Pairing, ...]]) -> dict:
+    """Two GPUs for one model, per workload: both ladders and a / b at every target."""
+    return {
+        "model": model,
+        "a": a,
+        "b": b,
+        "workloads": {
+            workload: {
+                "ladder": [
+                    {
+                        "target": p.target,
+                        "a": _side_json(p.a),
+                        "b": _side_json(p.b),
+                        "throughput_ratio": p.throughput_ratio,
+                        "cost_ratio": p.cost_ratio,
+                    }
+                    for p in rungs
+                ]
+            }
+            for workload, rungs in workloads.items()
+        },
     }
 
 

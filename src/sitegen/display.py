@@ -96,6 +96,20 @@ def percent(value: float | None) -> str:
     return f"{value:+.0f} %" if abs(value) >= 1 else f"{value:+.1f} %"
 
 
+def ratio(value: float | None) -> str:
+    """How many times: 12x, 5.8x, 0.20x, 0.054x (two significant figures below 10)."""
+    if _missing(value):
+        return DASH
+    if round(value, 1) >= 10:
+        return f"{value:,.0f}x"
+    if round(value, 2) >= 1:
+        return f"{value:.1f}x"
+    if value == 0:
+        return "0x"
+    decimals = 1 - math.floor(math.log10(value))
+    return f"{value:.{decimals}f}x"
+
+
 def engine_name(slug: str | None) -> str:
     """sglang -> SGLang, dynamo-vllm-mtp -> Dynamo vLLM + MTP."""
     if not slug:
@@ -133,6 +147,7 @@ FILTERS = {
     "seconds": seconds,
     "context_tokens": context_tokens,
     "percent": percent,
+    "ratio": ratio,
     "engine_name": engine_name,
     "precision_name": precision_name,
     "human_list": human_list,

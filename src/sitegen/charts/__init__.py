@@ -1,4 +1,5 @@
-"""Charts drawn as inline SVG in Python: the frontier of a model x GPU page and its history.
+"""Charts drawn as inline SVG in Python: a pair's frontier and its history, a run's configs, and
+several GPUs' envelopes on one chart (model and comparison pages).
 
 SVG from Python rather than a plotting library: the charts are a few lines, markers and
 ticks, the output must be byte-identical from build to build, visible without JavaScript and
@@ -8,17 +9,21 @@ free of network fetches; drawing one takes about a millisecond (bench/chart.py).
 from __future__ import annotations
 
 from .cache import ChartCache
+from .envelope_chart import draw_envelopes, envelope_chart_data
 from .frontier_chart import draw_frontier, frontier_chart_data, run_chart_data
-from .history_chart import draw_history, history_rows
+from .history_chart import draw_history, history_chart_data, history_rows
 from .step import Chart, draw_charts
 
 __all__ = [
     "Chart",
     "ChartCache",
     "draw_charts",
+    "draw_envelopes",
     "draw_frontier",
     "draw_history",
+    "envelope_chart_data",
     "frontier_chart_data",
+    "history_chart_data",
     "history_rows",
     "run_chart_data",
 ]

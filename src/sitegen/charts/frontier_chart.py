@@ -13,10 +13,11 @@ from .. import frontier
 from ..display import engine_name, latency, precision_name, rate, tokens
 from ..records import Site, SweepRun
 from ..tables import WorkloadSummary
+from .axes import interactivity_axis
+from .paths import curve_path
+from .series import series_attrs, styles, svg_legend
 from .svg import (
-    COLOURS,
     FONT,
-    MARKERS,
     MUTED,
     TEXT,
     Scale,
@@ -32,7 +33,6 @@ from .svg import (
 
 WIDTH, HEIGHT = 760, 430
 LEFT, RIGHT, BOTTOM = 72, 24, 52
-LEGEND_ROW = 20
 RADIUS = 5.0
 
 
@@ -43,8 +43,10 @@ def _chart_data(
     workload: str,
     headline: tuple[float | None, str | None, str | None],
     curves: list[dict],
+    strong: list[int],
 ) -> dict:
-    """The one shape of a chart's input, whichever page draws it."""
+    """The one shape of a chart's input, whichever page draws it. `strong`: the curves drawn
+    strongly (those making up the envelope), the rest faint."""
     throughput, engine, precision = headline
     return {
         "model": site.models[model].name,
@@ -54,10 +56,11 @@ def _chart_data(
         "target": site.config.headline_interactivity,
         "headline": {"throughput_per_gpu": throughput, "engine": engine, "precision": precision},
         "curves": curves,
+        "strong": strong,
     }
 
 
-def frontier_chart_data(site: Site, summary: WorkloadSummary) -> dict:
+def frontier_chart_data(site: Site, summary: WorkloadSummary, strong: list[int]) -> dict:
     """Everything the chart shows, as plain values: the chart is a function of this alone."""
     head = summary.headline
     curves = [
@@ -81,6 +84,7 @@ def frontier_chart_data(site: Site, summary: WorkloadSummary) -> dict:
         summary.workload,
         (head.throughput_per_gpu, head.engine, head.precision),
         curves,
+        strong,
     )
 
 
@@ -126,37 +130,12 @@ def run_chart_data(site: Site, run: SweepRun) -> dict | None:
         run.workload,
         (head, run.engine if reached else None, run.precision if reached else None),
         curves,
+        [0],
     )
 
 
 def curve_label(curve: dict) -> str:
     return f"{engine_name(curve['engine'])} {precision_name(curve['precision'])}"
-
-
-def _curve_path(curve: dict, method: str, x: Scale, y: Scale) -> str:
-    """The line through a frontier, the way the calculator reads it between points."""
-    pts = curve["frontier"]
-    if len(pts) < 2:
-        return ""
-    xs, ys = [p[0] for p in pts], [p[1] for p in pts]
-    path = [f"M{num(x(xs[0]))},{num(y(ys[0]))}"]
-    if method == "measured":
-        # the value at T is the highest y with x >= T: a step down just after each point
-        for i in range(1, len(xs)):
-            path.append(f"V{num(y(ys[i]))}H{num(x(xs[i]))}")
-        return "".join(path)
-    # d3.curveMonotoneX: a cubic Bezier per segment with control points a third of the way
-    # along, on the Hermite tangents; the mapping to pixels is affine, so it carries over.
-    tangents = frontier.monotone_tangents(xs, ys)
-    for i in range(len(xs) - 1):
-        dx = (xs[i + 1] - xs[i]) / 3
-        c1 = (xs[i] + dx, ys[i] + dx * tangents[i])
-        c2 = (xs[i + 1] - dx, ys[i + 1] - dx * tangents[i + 1])
-        path.append(
-            f"C{num(x(c1[0]))},{num(y(c1[1]))} {num(x(c2[0]))},{num(y(c2[1]))} "
-            f"{num(x(xs[i + 1]))},{num(y(ys[i + 1]))}"
-        )
-    return "".join(path)
 
 
 def _tip_lines(curve: dict, p: dict) -> list[str]:
@@ -169,37 +148,21 @@ def _tip_lines(curve: dict, p: dict) -> list[str]:
     ]
 
 
-def _legend(curves: list[dict], top: float) -> tuple[list[str], float]:
-    """Swatches in rows across the top; returns the SVG and the height used."""
-    out, px, row = [], LEFT, 0
-    for i, curve in enumerate(curves):
-        label = curve_label(curve)
-        width = 44 + 7.2 * len(label)
-        if px + width > WIDTH - RIGHT and px > LEFT:
-            px, row = LEFT, row + 1
-        py = top + row * LEGEND_ROW
-        colour, shape = COLOURS[i % len(COLOURS)], MARKERS[i % len(MARKERS)]
-        out.append(
-            f'<g class="legend-item"><line x1="{num(px)}" x2="{num(px + 24)}" y1="{num(py)}" '
-            f'y2="{num(py)}" stroke="{colour}" stroke-width="2.5"/>'
-            f'<path d="{marker(shape, px + 12, py, RADIUS)}" fill="{colour}"/>'
-            f'<text x="{num(px + 30)}" y="{num(py)}" dy="0.32em">{text(label)}</text></g>'
-        )
-        px += width
-    return out, (row + 1) * LEGEND_ROW
-
-
-def _describe(data: dict) -> tuple[str, str]:
+def _describe(data: dict, log: bool) -> tuple[str, str]:
     points = sum(len(c["points"]) for c in data["curves"])
     title = (
         f"{data['model']} on {data['gpu']}: throughput per GPU against tokens/s per user "
         f"({data['workload']})"
     )
     head = data["headline"]
+    strong = [data["curves"][i] for i in data["strong"]]
+    faint = len(data["curves"]) - len(strong)
     desc = (
         f"{points} measured config{'s' if points != 1 else ''} in "
         f"{len(data['curves'])} engine and precision curve"
-        f"{'s' if len(data['curves']) != 1 else ''}: "
+        f"{'s' if len(data['curves']) != 1 else ''}"
+        + (f" ({len(strong)} drawn strongly, {faint} faint)" if faint else "")
+        + ": "
         + "; ".join(
             f"{curve_label(c)} from {tokens(c['frontier'][0][1])} tokens/s per GPU at "
             f"{rate(c['frontier'][0][0])} tok/s per user to {tokens(c['frontier'][-1][1])} at "
@@ -208,6 +171,8 @@ def _describe(data: dict) -> tuple[str, str]:
         )
         + ". "
     )
+    if log:
+        desc += "Tokens/s per user is on a log scale. "
     if head["throughput_per_gpu"] is not None:
         desc += (
             f"At the {rate(data['target'])} tok/s per user target: "
@@ -219,49 +184,69 @@ def _describe(data: dict) -> tuple[str, str]:
     return title, desc
 
 
+def axis_titles(x_title: str, y_title: str, top: float) -> list[str]:
+    return [
+        f'<text x="{num((LEFT + WIDTH - RIGHT) / 2)}" y="{HEIGHT - 10}" text-anchor="middle">'
+        f"{text(x_title)}</text>",
+        f'<text transform="translate(16,{num((top + HEIGHT - BOTTOM) / 2)}) rotate(-90)" '
+        f'text-anchor="middle">{text(y_title)}</text>',
+    ]
+
+
+def x_title(log: bool) -> str:
+    return "Tokens/s per user (1000 / median TPOT" + (", log scale)" if log else ")")
+
+
+def target_line(target: float, x: Scale, top: float) -> str:
+    """The headline target: a dashed line across the plot, labelled."""
+    tx = x(target)
+    return (
+        f'<line x1="{num(tx)}" x2="{num(tx)}" y1="{num(top)}" y2="{num(HEIGHT - BOTTOM)}" '
+        f'stroke="{MUTED}" stroke-dasharray="5 4"/>'
+        f'<text x="{num(tx + 6)}" y="{num(top + 12)}">target {rate(target)} tok/s/user</text>'
+    )
+
+
+def x_values(data: dict) -> list[float]:
+    """What the x axis must hold: every point and the target."""
+    return [p["interactivity"] for c in data["curves"] for p in c["points"]] + [data["target"]]
+
+
 def draw_frontier(data: dict) -> str:
     """The chart as an <svg> element for inline use in a page."""
     digest = hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:10]
     chart_id = f"fc-{digest}"
     curves = data["curves"]
-    legend, legend_height = _legend(curves, 18)
+    found = styles(len(curves), data["strong"])
+    legend, legend_height = svg_legend(
+        [(i, curve_label(c), found[i]) for i, c in enumerate(curves)], LEFT, WIDTH - RIGHT, 18
+    )
     top = 18 + legend_height + 8
     all_points = [p for c in curves for p in c["points"]]
-    x_high = max([p["interactivity"] for p in all_points] + [data["target"]]) * 1.05
-    y_high = max(p["throughput_per_gpu"] for p in all_points) * 1.05
-    x_ticks, y_ticks = nice_ticks(x_high, 6), nice_ticks(y_high, 5)
-    x = Scale(0, x_ticks[-1], LEFT, WIDTH - RIGHT)
+    x_axis = interactivity_axis(x_values(data), LEFT, WIDTH - RIGHT)
+    x = x_axis.scale
+    y_ticks = nice_ticks(max(p["throughput_per_gpu"] for p in all_points) * 1.05, 5)
     y = Scale(0, y_ticks[-1], HEIGHT - BOTTOM, top)
-    title, desc = _describe(data)
+    title, desc = _describe(data, x_axis.log)
     out = [
         f'<svg id="{chart_id}" class="chart frontier-chart" xmlns="http://www.w3.org/2000/svg" '
         f'viewBox="0 0 {WIDTH} {HEIGHT}" width="{WIDTH}" height="{HEIGHT}" role="group" '
-        f'aria-labelledby="{chart_id}-title" aria-describedby="{chart_id}-desc">',
+        f'aria-labelledby="{chart_id}-title" aria-describedby="{chart_id}-desc" '
+        f'data-x-scale="{"log" if x_axis.log else "linear"}">',
         f'<title id="{chart_id}-title">{text(title)}</title>',
         f'<desc id="{chart_id}-desc">{text(desc)}</desc>',
         f'<rect width="{WIDTH}" height="{HEIGHT}" fill="#ffffff"/>',
     ]
-    out += axes(x, y, x_ticks, y_ticks, tick_label, tick_label)
-    out.append(
-        f'<g {FONT} font-size="12.5" fill="{TEXT}">'
-        f'<text x="{num((LEFT + WIDTH - RIGHT) / 2)}" y="{HEIGHT - 10}" text-anchor="middle">'
-        "Tokens/s per user (1000 / median TPOT)</text>"
-        f'<text transform="translate(16,{num((top + HEIGHT - BOTTOM) / 2)}) rotate(-90)" '
-        'text-anchor="middle">Tokens/s per GPU (input + output)</text>'
-    )
+    out += axes(x, y, x_axis.ticks, y_ticks, tick_label, tick_label)
+    out.append(f'<g {FONT} font-size="12.5" fill="{TEXT}">')
+    out += axis_titles(x_title(x_axis.log), "Tokens/s per GPU (input + output)", top)
     out += legend
     out.append("</g>")
-    # the headline target: a dashed line across the plot, its value ringed where reached
-    tx = x(data["target"])
-    out.append(
-        f'<g class="target" {FONT} font-size="12" fill="{MUTED}">'
-        f'<line x1="{num(tx)}" x2="{num(tx)}" y1="{num(top)}" y2="{num(HEIGHT - BOTTOM)}" '
-        f'stroke="{MUTED}" stroke-dasharray="5 4"/>'
-        f'<text x="{num(tx + 6)}" y="{num(top + 12)}">target {rate(data["target"])} tok/s/user'
-        "</text>"
-    )
+    out.append(f'<g class="target" {FONT} font-size="12" fill="{MUTED}">')
+    out.append(target_line(data["target"], x, top))
     head = data["headline"]["throughput_per_gpu"]
     if head is not None:
+        tx = x(data["target"])
         out.append(
             f'<circle class="headline" cx="{num(tx)}" cy="{num(y(head))}" r="8" fill="none" '
             f'stroke="{TEXT}" stroke-width="1.5"/>'
@@ -269,34 +254,44 @@ def draw_frontier(data: dict) -> str:
             f'font-weight="600">{tokens(head)}</text>'
         )
     out.append("</g>")
-    for i, curve in enumerate(curves):
+    # faint series first, so that the strong ones are drawn over them
+    order = sorted(range(len(curves)), key=lambda i: found[i].strong)
+    for i in order:
+        curve, style = curves[i], found[i]
         # below its slowest point a curve is read as its peak (docs/data.md): a dotted run-in
         peak_x, peak_y = curve["frontier"][0]
         out.append(
-            f'<path class="run-in" d="M{num(x(0))},{num(y(peak_y))}H{num(x(peak_x))}" '
-            f'stroke="{COLOURS[i % len(COLOURS)]}" stroke-width="1.5" stroke-dasharray="2 4"/>'
+            f'<g class="series" {series_attrs(i, style)}>'
+            f'<path class="run-in" d="M{num(x.p0)},{num(y(peak_y))}H{num(x(peak_x))}" '
+            f'stroke="{style.colour}" stroke-width="1.5" stroke-dasharray="2 4"/>'
         )
-        if path := _curve_path(curve, data["method"], x, y):
+        if path := curve_path(curve["frontier"], data["method"], x, y):
+            width = "2.5" if style.strong else "1.5"
             out.append(
-                f'<path class="curve" d="{path}" fill="none" stroke="{COLOURS[i % len(COLOURS)]}" '
-                'stroke-width="2.5"/>'
+                f'<path class="curve" d="{path}" fill="none" stroke="{style.colour}" '
+                f'stroke-width="{width}"/>'
             )
+        out.append("</g>")
     out.append('<g class="points">')
     tips, index = [], 0
-    for i, curve in enumerate(curves):
-        colour, shape = COLOURS[i % len(COLOURS)], MARKERS[i % len(MARKERS)]
+    for i in order:
+        curve, style = curves[i], found[i]
         on_frontier = {tuple(p) for p in curve["frontier"]}
+        radius = RADIUS if style.strong else RADIUS * 0.8
         for p in curve["points"]:
             px, py = x(p["interactivity"]), y(p["throughput_per_gpu"])
             lines = _tip_lines(curve, p)
             # points the frontier dominates are drawn hollow
             fill = (
-                colour if (p["interactivity"], p["throughput_per_gpu"]) in on_frontier else "#fff"
+                style.colour
+                if (p["interactivity"], p["throughput_per_gpu"]) in on_frontier
+                else "#fff"
             )
             out.append(
-                f'<path class="pt p{index}" tabindex="0" d="{marker(shape, px, py, RADIUS)}" '
-                f'fill="{fill}" stroke="{colour}" stroke-width="1.5" '
-                f'data-curve="{i}" data-interactivity="{p["interactivity"]!r}" '
+                f'<path class="pt p{index}" tabindex="0" d="{marker(style.shape, px, py, radius)}" '
+                f'fill="{fill}" stroke="{style.colour}" stroke-width="1.5" '
+                f'{series_attrs(i, style)} data-curve="{i}" '
+                f'data-interactivity="{p["interactivity"]!r}" '
                 f'data-throughput-per-gpu="{p["throughput_per_gpu"]!r}" '
                 f'data-concurrency="{p["concurrency"]}">'
                 f"<title>{text('; '.join(lines))}</title></path>"
@@ -310,4 +305,13 @@ def draw_frontier(data: dict) -> str:
     return "\n".join(out)
 
 
-__all__ = ["curve_label", "draw_frontier", "frontier_chart_data", "run_chart_data"]
+__all__ = [
+    "curve_label",
+    "draw_frontier",
+    "frontier_chart_data",
+    "run_chart_data",
+    "axis_titles",
+    "target_line",
+    "x_title",
+    "x_values",
+]

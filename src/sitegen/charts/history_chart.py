@@ -9,11 +9,11 @@ import json
 from ..display import rate, tokens
 from ..records import Site
 from ..tables import WorkloadSummary
+from .axes import date_ticks
 from .frontier_chart import curve_label
+from .series import series_attrs, strongest, styles, svg_legend
 from .svg import (
-    COLOURS,
     FONT,
-    MARKERS,
     TEXT,
     Scale,
     axes,
@@ -26,10 +26,9 @@ from .svg import (
     tooltip_css,
 )
 
-WIDTH, HEIGHT = 760, 320
-LEFT, RIGHT, TOP, BOTTOM = 72, 24, 40, 52
+WIDTH, HEIGHT = 760, 340
+LEFT, RIGHT, BOTTOM = 72, 24, 52
 RADIUS = 5.0
-MAX_DATE_TICKS = 8
 
 
 def history_rows(summary: WorkloadSummary) -> list[dict]:
@@ -56,7 +55,14 @@ def history_rows(summary: WorkloadSummary) -> list[dict]:
     return rows
 
 
-def history_chart_data(site: Site, summary: WorkloadSummary, rows: list[dict]) -> dict:
+def history_chart_data(
+    site: Site, summary: WorkloadSummary, rows: list[dict], palette: list[int]
+) -> dict:
+    """The chart's input; `palette` is the frontier chart's strong curves, whose colours and
+    markers this chart keeps. Its own strong curves are those of them with a history (or, if
+    none has, the first few that have)."""
+    order = [(c.engine, c.precision) for c in summary.curves]
+    drawn = [order.index((r["engine"], r["precision"])) for r in rows]
     return {
         "model": site.models[summary.model].name,
         "gpu": site.gpus[summary.gpu].name,
@@ -70,28 +76,34 @@ def history_chart_data(site: Site, summary: WorkloadSummary, rows: list[dict]) -
             }
             for r in rows
         ],
-        # a curve keeps its colour and marker from the frontier chart, so the two agree
-        "order": [[c.engine, c.precision] for c in summary.curves],
+        "order": [list(o) for o in order],
+        "palette": palette,
+        "strong": [i for i in palette if i in drawn] or strongest(drawn),
     }
 
 
-def _date_ticks(days: list[int]) -> list[int]:
-    if len(days) <= MAX_DATE_TICKS:
-        return days
-    step = (len(days) - 1) / (MAX_DATE_TICKS - 1)
-    return [days[round(i * step)] for i in range(MAX_DATE_TICKS)]
+def series_index(data: dict, curve: dict) -> int:
+    """A history curve's place among the frontier chart's curves (its series number)."""
+    return [tuple(o) for o in data["order"]].index((curve["engine"], curve["precision"]))
 
 
 def draw_history(data: dict) -> str:
     digest = hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:10]
     chart_id = f"hc-{digest}"
     curves = data["curves"]
+    found = styles(len(data["order"]), data["strong"], data["palette"])
+    labels = [curve_label({"engine": e, "precision": p}) for e, p in data["order"]]
+    shown = {series_index(data, c) for c in curves}
+    legend, legend_height = svg_legend(
+        [(k, labels[k], found[k]) for k in sorted(shown)], LEFT, WIDTH - RIGHT, 18
+    )
+    top = 18 + legend_height + 8
     days = sorted({dt.date.fromisoformat(d).toordinal() for c in curves for d, _ in c["points"]})
     pad = max((days[-1] - days[0]) * 0.06, 1)
     x = Scale(days[0] - pad, days[-1] + pad, LEFT, WIDTH - RIGHT)
     values = [v for c in curves for _, v in c["points"] if v is not None]
     y_ticks = nice_ticks(max(values, default=1.0) * 1.08, 5)
-    y = Scale(0, y_ticks[-1], HEIGHT - BOTTOM, TOP)
+    y = Scale(0, y_ticks[-1], HEIGHT - BOTTOM, top)
     target = rate(data["target"])
     title = (
         f"{data['model']} on {data['gpu']}: tokens/s per GPU at {target} tok/s per user, "
@@ -110,54 +122,46 @@ def draw_history(data: dict) -> str:
         f'<desc id="{chart_id}-desc">{text(desc)}.</desc>',
         f'<rect width="{WIDTH}" height="{HEIGHT}" fill="#ffffff"/>',
     ]
-
-    def date_label(day: float) -> str:
-        return dt.date.fromordinal(int(day)).isoformat()
-
-    out += axes(x, y, _date_ticks(days), y_ticks, date_label, tick_label)
+    ticks = date_ticks(x, 0, WIDTH)
+    labels_at = dict(ticks)
+    out += axes(x, y, [d for d, _ in ticks], y_ticks, lambda d: labels_at[d], tick_label)
     out.append(
         f'<g {FONT} font-size="12.5" fill="{TEXT}">'
         f'<text x="{num((LEFT + WIDTH - RIGHT) / 2)}" y="{HEIGHT - 10}" text-anchor="middle">'
         "Run date</text>"
-        f'<text transform="translate(16,{num((TOP + HEIGHT - BOTTOM) / 2)}) rotate(-90)" '
+        f'<text transform="translate(16,{num((top + HEIGHT - BOTTOM) / 2)}) rotate(-90)" '
         f'text-anchor="middle">Tokens/s per GPU at {target} tok/s/user</text>'
     )
-    legend_x = LEFT
-    order = [tuple(o) for o in data["order"]]
-    for c in curves:
-        k = order.index((c["engine"], c["precision"]))
-        colour, shape = COLOURS[k % len(COLOURS)], MARKERS[k % len(MARKERS)]
-        label = curve_label(c)
-        out.append(
-            f'<path d="{marker(shape, legend_x + 6, 18, RADIUS)}" fill="{colour}"/>'
-            f'<text x="{num(legend_x + 16)}" y="18" dy="0.32em">{text(label)}</text>'
-        )
-        legend_x += 40 + 7.2 * len(label)
+    out += legend
     out.append("</g>")
+    ordered = sorted(curves, key=lambda c: found[series_index(data, c)].strong)
     points, tips, index = [], [], 0
-    for c in curves:
-        k = order.index((c["engine"], c["precision"]))
-        colour, shape = COLOURS[k % len(COLOURS)], MARKERS[k % len(MARKERS)]
+    for c in ordered:
+        k = series_index(data, c)
+        style = found[k]
+        out.append(f'<g class="series" {series_attrs(k, style)}>')
         segment: list[str] = []
         for date, value in c["points"]:
             if value is None:  # not reached that day: the line breaks
                 if len(segment) > 1:
-                    out.append(_polyline(segment, colour))
+                    out.append(_polyline(segment, style.colour))
                 segment = []
                 continue
             px, py = x(dt.date.fromisoformat(date).toordinal()), y(value)
             segment.append(f"{num(px)},{num(py)}")
             lines = [f"{curve_label(c)}, run of {date}", f"{tokens(value)} tok/s per GPU"]
             points.append(
-                f'<path class="pt p{index}" tabindex="0" d="{marker(shape, px, py, RADIUS)}" '
-                f'fill="{colour}" stroke="{colour}" data-date="{date}" '
+                f'<path class="pt p{index}" tabindex="0" '
+                f'd="{marker(style.shape, px, py, RADIUS)}" fill="{style.colour}" '
+                f'stroke="{style.colour}" {series_attrs(k, style)} data-date="{date}" '
                 f'data-throughput-per-gpu="{value!r}"><title>{text("; ".join(lines))}</title>'
                 "</path>"
             )
             tips.append(tooltip(index, px, py, lines, (WIDTH - RIGHT, HEIGHT - BOTTOM)))
             index += 1
         if len(segment) > 1:
-            out.append(_polyline(segment, colour))
+            out.append(_polyline(segment, style.colour))
+        out.append("</g>")
     out.append('<g class="points">')
     out += points + tips
     out.append("</g>")

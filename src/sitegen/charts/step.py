@@ -12,11 +12,32 @@ from dataclasses import dataclass
 
 from markupsafe import Markup
 
+from . import envelope_chart, frontier_chart
+from .axes import wants_log
 from .cache import ChartCache
-from .frontier_chart import draw_frontier
+from .envelope_chart import draw_envelopes
+from .frontier_chart import curve_label, draw_frontier
 from .history_chart import draw_history
+from .series import LegendEntry, legend_entries
 
-DRAW: dict[str, Callable] = {"frontier": draw_frontier, "history": draw_history}
+DRAW: dict[str, Callable] = {
+    "frontier": draw_frontier,
+    "history": draw_history,
+    "envelopes": draw_envelopes,
+}
+
+
+def _labels(kind: str, data: dict) -> list[str | None]:
+    """Each series' name, by its number in the chart (None: numbered, not drawn here)."""
+    if kind == "envelopes":
+        return [s["label"] for s in data["series"]]
+    if kind == "history":
+        drawn = {(c["engine"], c["precision"]) for c in data["curves"]}
+        return [
+            curve_label({"engine": e, "precision": p}) if (e, p) in drawn else None
+            for e, p in data["order"]
+        ]
+    return [curve_label(c) for c in data["curves"]]
 
 
 @dataclass(eq=False)
@@ -31,6 +52,24 @@ class Chart:
         if self.svg is None:
             raise RuntimeError(f"{self.kind} chart used before draw_charts drew it")
         return self.svg
+
+    @property
+    def legend(self) -> list[LegendEntry]:
+        """Every series, the strong ones first: the list under the chart, and its switches."""
+        data = self.data
+        return legend_entries(_labels(self.kind, data), data["strong"], data.get("palette"))
+
+    @property
+    def log_x(self) -> bool:
+        """Whether tokens/s per user is drawn on a log axis (values spread over 10x)."""
+        xs = {"frontier": frontier_chart.x_values, "envelopes": envelope_chart.x_values}
+        if self.kind not in xs:
+            return False
+        return wants_log(xs[self.kind](self.data))
+
+    @property
+    def faint(self) -> int:
+        return sum(not e.strong for e in self.legend)
 
 
 def draw_charts(

@@ -42,8 +42,28 @@ class Scale:
     p0: float
     p1: float
 
+    log = False
+
     def __call__(self, value: float) -> float:
         return self.p0 + (value - self.d0) / (self.d1 - self.d0) * (self.p1 - self.p0)
+
+    def slope(self, value: float) -> float:
+        """Pixels per data unit at `value`."""
+        return (self.p1 - self.p0) / (self.d1 - self.d0)
+
+
+@dataclass(frozen=True)
+class LogScale(Scale):
+    """A logarithmic scale: equal ratios take equal room. The data interval must be > 0."""
+
+    log = True
+
+    def __call__(self, value: float) -> float:
+        span = math.log(self.d1) - math.log(self.d0)
+        return self.p0 + (math.log(value) - math.log(self.d0)) / span * (self.p1 - self.p0)
+
+    def slope(self, value: float) -> float:
+        return (self.p1 - self.p0) / ((math.log(self.d1) - math.log(self.d0)) * value)
 
 
 def nice_ticks(high: float, count: int = 5) -> list[float]:

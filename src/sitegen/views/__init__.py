@@ -9,9 +9,10 @@ from __future__ import annotations
 from ..content import Content
 from ..records import Problems, Site
 from ..tables import WorkloadSummary
-from .catalog import gpu_page, model_page
-from .compare import compare_pages
+from .catalog import gpu_page
+from .compare import compare_outputs
 from .copy_pages import content_pages, not_found_page
+from .model import model_outputs
 from .overview import overview_outputs
 from .page import DataFile, Page, Plan, Quote, View
 from .pair import pair_data, pair_page
@@ -30,9 +31,14 @@ def plan_site(
     for model, gpu in src.pair_keys:
         plan.pages.append(pair_page(src, model, gpu))
         plan.files.append(pair_data(src, model, gpu))
-    plan.pages.extend(model_page(src, model) for model in src.models)
+    for model in src.models:
+        page, data = model_outputs(src, model)
+        plan.pages.append(page)
+        plan.files.append(data)
     plan.pages.extend(gpu_page(src, gpu) for gpu in src.gpus)
-    plan.pages.extend(compare_pages(src))
+    for page, data in compare_outputs(src):
+        plan.pages.append(page)
+        plan.files.append(data)
     plan.pages.extend(content_pages(src))
     for run in site.runs:
         page, data = run_outputs(src, run)

@@ -1,4 +1,4 @@
-"""A model's page (every GPU it runs on) and a GPU's page (every model on it)."""
+"""A GPU's page (every model on it, and its comparisons); rows of pairs, best first."""
 
 from __future__ import annotations
 
@@ -9,15 +9,7 @@ from markupsafe import Markup
 
 from ..datafiles import pair_route
 from .page import Page, Quote, View
-from .sources import Sources
-
-
-@dataclass(frozen=True)
-class ModelView(View):
-    model: Any
-    rows: list[dict]  # its pairs, best first
-    intro: Markup | None
-    quote: Quote
+from .sources import Sources, compare_route
 
 
 @dataclass(frozen=True)
@@ -27,6 +19,7 @@ class GpuView(View):
     intro: Markup | None
     prices: Any
     quote: Quote
+    compare: list[dict]  # per model on it: model, links [(other GPU, comparison route)]
 
 
 def best_first(src: Sources, keys: list[tuple[str, str]]) -> list[dict]:
@@ -55,18 +48,6 @@ def best_first(src: Sources, keys: list[tuple[str, str]]) -> list[dict]:
     )
 
 
-def model_page(src: Sources, model: str) -> Page:
-    m = src.site.models[model]
-    values = {"model": m, "site": src.site_values()}
-    view = ModelView(
-        model=m,
-        rows=best_first(src, [(model, gpu) for gpu in src.gpus_of(model)]),
-        intro=src.copy(src.content.models.get(model), values),
-        quote=src.quote,
-    )
-    return Page(f"models/{model}/", "model.html", f"{m.name} on every GPU", view)
-
-
 def gpu_page(src: Sources, gpu: str) -> Page:
     g = src.site.gpus[gpu]
     values = {"gpu": g, "site": src.site_values()}
@@ -76,5 +57,17 @@ def gpu_page(src: Sources, gpu: str) -> Page:
         intro=src.copy(src.content.gpus.get(gpu), values),
         prices=src.site.pricing.for_gpu(gpu),
         quote=src.quote,
+        compare=[
+            {
+                "model": src.site.models[model],
+                "links": [
+                    (src.site.gpus[other], compare_route(gpu, other, model))
+                    for other in src.gpus_of(model)
+                    if other != gpu
+                ],
+            }
+            for model in src.models
+            if gpu in src.gpus_of(model) and len(src.gpus_of(model)) > 1
+        ],
     )
     return Page(f"gpus/{gpu}/", "gpu.html", f"Every model on {g.name}", view)

@@ -1,4 +1,5 @@
-"""Comparison pages: one model on two GPUs, side by side."""
+"""Comparison pages: one model on two GPUs, with a verdict, the ratio at every target, both
+envelopes on one chart; and their data.json."""
 
 from __future__ import annotations
 
@@ -7,28 +8,36 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from ..datafiles import pair_route
-from .page import Page, Quote, View
+from markupsafe import Markup
+
+from .. import display
+from ..charts import Chart, envelope_chart_data
+from ..datafiles import compare_json, pair_route, to_json
+from ..standings import Pairing, pairings
+from ..tables import WorkloadSummary
+from .page import DataFile, Page, Quote, View
 from .sources import Sources, compare_route
 
 
 @dataclass(frozen=True)
 class CompareView(View):
     model: Any
-    sides: list[dict]  # per GPU: gpu, route, summaries by workload
-    workloads: list[Any]  # the workloads either side measured, the default first
-    targets: Any
+    sides: list[dict]  # per GPU (a, b): gpu, route, summaries by workload
+    verdict: Markup
+    workloads: list[dict]  # per workload either side measured, the default first
     quote: Quote
+    description: str
 
 
-def compare_pages(src: Sources) -> Iterator[Page]:
+def compare_outputs(src: Sources) -> Iterator[tuple[Page, DataFile]]:
     for model in src.models:
         for a, b in itertools.combinations(src.gpus_of(model), 2):
-            yield compare_page(src, model, a, b)
+            yield compare_outputs_of(src, model, a, b)
 
 
-def compare_page(src: Sources, model: str, a: str, b: str) -> Page:
+def compare_outputs_of(src: Sources, model: str, a: str, b: str) -> tuple[Page, DataFile]:
     site = src.site
+    a, b = sorted((a, b))
     sides = [
         {
             "gpu": site.gpus[g],
@@ -37,17 +46,238 @@ def compare_page(src: Sources, model: str, a: str, b: str) -> Page:
         }
         for g in (a, b)
     ]
-    workloads = sorted(
+    names = sorted(
         set(sides[0]["summaries"]) | set(sides[1]["summaries"]),
         key=lambda w: (w != site.config.default_workload, w),
     )
+    tiers = [t.slug for t in site.pricing.tiers]
+    rungs = {
+        w: pairings(
+            sides[0]["summaries"].get(w), sides[1]["summaries"].get(w), site.config.targets, tiers
+        )
+        for w in names
+    }
+    workloads = [workload_view(src, model, sides, w, rungs[w]) for w in names]
     m = site.models[model]
     view = CompareView(
         model=m,
         sides=sides,
-        workloads=[site.workloads[w] for w in workloads],
-        targets=site.config.targets,
+        verdict=verdict(src, sides, workloads),
+        workloads=workloads,
         quote=src.quote,
+        description=description(src, model, sides, workloads),
     )
     title = f"{m.name}: {site.gpus[a].name} vs {site.gpus[b].name}"
-    return Page(compare_route(a, b, model), "compare.html", title, view)
+    route = compare_route(a, b, model)
+    charts = tuple(w["chart"] for w in workloads if w["chart"] is not None)
+    page = Page(route, "compare.html", title, view, charts=charts)
+    return page, DataFile(route + "data.json", to_json(compare_json(model, a, b, rungs)))
+
+
+def workload_view(
+    src: Sources, model: str, sides: list[dict], workload: str, rungs: tuple[Pairing, ...]
+) -> dict:
+    site = src.site
+    summaries: list[WorkloadSummary | None] = [s["summaries"].get(workload) for s in sides]
+    measured = [s for s in summaries if s is not None]
+    chart = None
+    if measured:
+        series = [
+            (site.gpus[s.gpu].name, src.envelope(s), s.headline.throughput_per_gpu)
+            for s in measured
+        ]
+        chart = Chart(
+            "envelopes",
+            envelope_chart_data(
+                site.models[model].name,
+                site.workloads[workload].name,
+                site.config.frontier_method,
+                site.config.headline_interactivity,
+                series,
+                list(range(len(series))),
+            ),
+        )
+    return {
+        "workload": site.workloads[workload],
+        "summaries": summaries,
+        "rungs": rungs,
+        "chart": chart,
+        "notes": notes(src, sides, summaries, rungs),
+    }
+
+
+def _names(sides: list[dict]) -> tuple[str, str]:
+    return sides[0]["gpu"].name, sides[1]["gpu"].name
+
+
+def notes(
+    src: Sources,
+    sides: list[dict],
+    summaries: list[WorkloadSummary | None],
+    rungs: tuple[Pairing, ...],
+) -> list[str]:
+    """What a reader must know to read the ratios: a side not measured, a target one side does
+    not reach, precisions or engines that differ."""
+    a, b = _names(sides)
+    out = []
+    for name, other, s in ((a, b, summaries[0]), (b, a, summaries[1])):
+        if s is None:
+            out.append(f"{name} has no run of this workload: only {other}'s figures are shown.")
+    if None in summaries:
+        return out
+    for name, s in ((a, summaries[0]), (b, summaries[1])):
+        missed = [r.target for r in s.ladder if r.throughput_per_gpu is None]
+        if missed:
+            fastest = max(p.interactivity for c in s.curves for p in c.frontier)
+            out.append(
+                f"{name} does not reach {display.rate(missed[0])} tok/s per user (its fastest "
+                f"config: {display.rate(fastest)}), so there is no ratio at "
+                f"{display.human_list([display.rate(t) for t in missed])} tok/s per user."
+            )
+    for what, differ in (("Precisions", "precision"), ("Engines", "engine")):
+        at = [p for p in rungs if getattr(p, f"{differ}s_differ")]
+        if not at:
+            continue
+        where = (
+            "at every target both reach"
+            if len(at) == sum(p.throughput_ratio is not None for p in rungs)
+            else f"at {display.human_list([display.rate(p.target) for p in at])} tok/s per user"
+        )
+        show = display.precision_name if differ == "precision" else display.engine_name
+        used_a = sorted({show(getattr(p.a, differ)) for p in at})
+        used_b = sorted({show(getattr(p.b, differ)) for p in at})
+        text = (
+            f"{what} differ {where}: {a} with {display.human_list(used_a)}, "
+            f"{b} with {display.human_list(used_b)}."
+        )
+        if differ == "precision":
+            text += (
+                " A lower precision is faster but computes differently, so there the ratio "
+                "compares two quantisations as well as two GPUs."
+            )
+        else:
+            text += " Each GPU is shown with its best engine measured at each target."
+        out.append(text)
+    return out
+
+
+def _pick(workloads: list[dict]) -> dict | None:
+    """The workload the verdict reads: the default if both GPUs ran it, else the first they
+    both ran."""
+    both = [w for w in workloads if None not in w["summaries"]]
+    return both[0] if both else None
+
+
+def _sentence(src: Sources, sides: list[dict], p: Pairing, where: Markup) -> Markup:
+    """ "<where>, X serves Rx the tokens/s per GPU of Y, at Cx the cost per million tokens"."""
+    tier = src.tier
+    a_first = p.throughput_ratio is not None and p.throughput_ratio >= 1
+    lead, trail = (0, 1) if a_first else (1, 0)
+    rows = (p.a, p.b)
+    r = rows[lead].throughput_per_gpu / rows[trail].throughput_per_gpu
+    text = Markup("{}, <strong>{} serves {} the tokens/s per GPU of {}</strong>").format(
+        where,
+        sides[lead]["gpu"].name,
+        display.ratio(r),
+        sides[trail]["gpu"].name,
+    )
+    cost = [(row.cost_per_million_tokens or {}).get(tier) for row in rows]
+    if None not in cost:
+        text += Markup(", at <strong>{} the cost per million tokens</strong> ({} pricing).").format(
+            display.ratio(cost[lead] / cost[trail]), src.quote.tier_label
+        )
+    else:
+        unpriced = [s["gpu"].name for s, c in zip(sides, cost, strict=True) if c is None]
+        text += Markup(". {} {} no known {} price, so the costs are not compared.").format(
+            display.human_list(unpriced),
+            "has" if len(unpriced) == 1 else "have",
+            src.quote.tier_label,
+        )
+    return text
+
+
+def spread(sides: list[dict], rungs: tuple[Pairing, ...]) -> str:
+    """Across every target both GPUs reach: the range of the ratio, or who leads where."""
+    both = [p for p in rungs if p.throughput_ratio is not None]
+    if len(both) < 2:
+        return ""
+    a, b = _names(sides)
+    ratios = [p.throughput_ratio for p in both if p.throughput_ratio is not None]
+    if all(r >= 1 for r in ratios) or all(r <= 1 for r in ratios):
+        lead, trail = (a, b) if ratios[0] >= 1 else (b, a)
+        shown = sorted(r if lead == a else 1 / r for r in ratios)
+        return (
+            f"At every target both reach ({display.rate(both[0].target)} to "
+            f"{display.rate(both[-1].target)} tok/s per user), {lead} serves "
+            f"{display.ratio(shown[0])} to {display.ratio(shown[-1])} the tokens/s per GPU of "
+            f"{trail}."
+        )
+    ahead_a = [display.rate(p.target) for p in both if (p.throughput_ratio or 0) > 1]
+    ahead_b = [display.rate(p.target) for p in both if (p.throughput_ratio or 0) < 1]
+    return (
+        f"Which GPU leads depends on the target: {a} at {display.human_list(ahead_a)}, "
+        f"{b} at {display.human_list(ahead_b)} tok/s per user."
+    )
+
+
+def verdict(src: Sources, sides: list[dict], workloads: list[dict]) -> Markup:
+    """The answer at the headline target on the default workload, and what to read if it
+    cannot be given there."""
+    a, b = _names(sides)
+    w = _pick(workloads)
+    if w is None:
+        ran = [
+            f"{s['gpu'].name} on {display.human_list(sorted(s['summaries']))}"
+            if s["summaries"]
+            else f"{s['gpu'].name} has no concurrency sweep"
+            for s in sides
+        ]
+        return Markup(
+            "No workload was measured on both GPUs ({}), so they cannot be compared."
+        ).format("; ".join(ran))
+    name = w["workload"].name
+    target = src.site.config.headline_interactivity
+    at = next(p for p in w["rungs"] if p.target == target)
+    if at.throughput_ratio is not None:
+        where = Markup("At {} tok/s per user on {}").format(display.rate(target), name)
+        return _sentence(src, sides, at, where) + Markup(" ") + spread(sides, w["rungs"])
+    reached = [
+        s["gpu"].name for s, row in zip(sides, (at.a, at.b), strict=True) if row.throughput_per_gpu
+    ]
+    if reached:
+        only = 0 if at.a.throughput_per_gpu is not None else 1
+        row = at.a if only == 0 else at.b
+        text = Markup(
+            "At {} tok/s per user on {}, <strong>only {} reaches the target</strong>: {} tokens/s "
+            "per GPU; no {} config is that fast."
+        ).format(
+            display.rate(target),
+            name,
+            reached[0],
+            display.tokens(row.throughput_per_gpu),
+            (b if only == 0 else a),
+        )
+    else:
+        text = Markup("Neither GPU reaches {} tok/s per user on {}.").format(
+            display.rate(target), name
+        )
+    both = [p for p in w["rungs"] if p.throughput_ratio is not None]
+    if both:
+        where = Markup("At {} tok/s per user, the fastest target both reach").format(
+            display.rate(both[-1].target)
+        )
+        text += Markup(" ") + _sentence(src, sides, both[-1], where)
+    return text + Markup(" ") + spread(sides, w["rungs"])
+
+
+def description(src: Sources, model: str, sides: list[dict], workloads: list[dict]) -> str:
+    a, b = _names(sides)
+    text = (
+        f"{src.site.models[model].name} on {a} and {b} side by side: tokens/s per GPU and $ per "
+        "million tokens at every per-user target, and their ratio."
+    )
+    plain = " ".join(verdict(src, sides, workloads).striptags().split())
+    return f"{text} {plain}"
+
+
+__all__ = ["CompareView", "compare_outputs", "compare_outputs_of"]

@@ -8,8 +8,8 @@ from typing import Any
 from markupsafe import Markup
 
 from .. import faq
-from ..charts import Chart, frontier_chart_data, history_rows
-from ..charts.history_chart import history_chart_data
+from ..charts import Chart, frontier_chart_data, history_chart_data, history_rows
+from ..charts.series import strongest
 from ..content import CopyError, faq_applies, fill, render_copy
 from ..datafiles import pair_json, pair_route, rung_json, to_json
 from ..display import dollars, rate, tokens
@@ -71,7 +71,8 @@ def placeholders(src: Sources, model: str, gpu: str, summary: WorkloadSummary | 
 
 def workload_charts(src: Sources, summary: WorkloadSummary) -> dict:
     """The frontier chart of one workload and, where it has older runs, its history."""
-    data = frontier_chart_data(src.site, summary)
+    strong = strongest(src.envelope(summary).leaders())
+    data = frontier_chart_data(src.site, summary, strong)
     out: dict[str, Any] = {
         "chart": Chart("frontier", data),
         "chart_data": data,
@@ -79,7 +80,7 @@ def workload_charts(src: Sources, summary: WorkloadSummary) -> dict:
         "history_chart": None,
     }
     if out["history"]:
-        history = history_chart_data(src.site, summary, out["history"])
+        history = history_chart_data(src.site, summary, out["history"], strong)
         out["history_chart"] = Chart("history", history)
     return out
 

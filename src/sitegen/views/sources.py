@@ -7,7 +7,9 @@ from typing import Any
 
 from markupsafe import Markup
 
+from .. import standings
 from ..content import Content, CopyError, render_copy
+from ..envelope import Envelope
 from ..records import Problems, Run, Site
 from ..tables import WorkloadSummary
 from .page import Quote
@@ -31,6 +33,8 @@ class Sources:
         self.pairs = pairs
         self.content = content
         self.problems = Problems()
+        self._envelopes: dict[tuple[str, str, str], Envelope] = {}
+        self._fields: dict[str, list[standings.Field]] = {}
         self.tier = site.config.headline_tier
         tiers = {t.slug: t.label for t in site.pricing.tiers}
         self.quote = Quote(
@@ -56,6 +60,39 @@ class Sources:
 
     def summaries(self, model: str, gpu: str) -> list[WorkloadSummary]:
         return self.pairs.get((model, gpu), [])
+
+    def envelope(self, summary: WorkloadSummary) -> Envelope:
+        """The upper envelope of a summary's curves, found once per build."""
+        key = (summary.model, summary.gpu, summary.workload)
+        if key not in self._envelopes:
+            self._envelopes[key] = standings.envelope_of(summary, self.site.config.frontier_method)
+        return self._envelopes[key]
+
+    def fields(self, model: str) -> list[standings.Field]:
+        """The model's GPUs side by side, one field per workload, the default workload first."""
+        if model not in self._fields:
+            self._fields[model] = self._make_fields(model)
+        return self._fields[model]
+
+    def _make_fields(self, model: str) -> list[standings.Field]:
+        by_workload: dict[str, dict[str, WorkloadSummary]] = {}
+        for gpu in self.gpus_of(model):
+            for s in self.summaries(model, gpu):
+                by_workload.setdefault(s.workload, {})[gpu] = s
+        default = self.site.config.default_workload
+        tiers = [t.slug for t in self.site.pricing.tiers]
+        return [
+            standings.field(
+                model,
+                workload,
+                summaries,
+                {gpu: self.envelope(s) for gpu, s in summaries.items()},
+                tiers,
+            )
+            for workload, summaries in sorted(
+                by_workload.items(), key=lambda kv: (kv[0] != default, kv[0])
+            )
+        ]
 
     def gpus_of(self, model: str) -> list[str]:
         return self.gpus_by_model.get(model, [])

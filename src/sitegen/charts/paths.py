@@ -1,0 +1,109 @@
+"""The line of a frontier as the calculator reads it, over any stretch, on any axis.
+
+With `interpolate` a frontier is a monotone cubic Hermite (frontier.monotone_tangents). On a
+linear axis each piece between two points is drawn as the one cubic Bezier with the same ends
+and tangents, so the line *is* the value; on a log axis the pieces are cut finer (the mapping
+to pixels bends them), each a Bezier with the exact values and slopes at its ends. With
+`measured` the line steps down just after each point.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from .. import frontier
+from .svg import Scale, num
+
+LOG_PIECE = 0.05  # on a log axis, at most this many decades per drawn piece
+
+
+def hermite(
+    x0: float, x1: float, y0: float, y1: float, m0: float, m1: float, x: float
+) -> tuple[float, float]:
+    """The cubic Hermite through (x0, y0) and (x1, y1) with slopes m0, m1: value and slope at x."""
+    h = x1 - x0
+    t = (x - x0) / h
+    t2, t3 = t * t, t * t * t
+    value = (
+        (2 * t3 - 3 * t2 + 1) * y0
+        + (t3 - 2 * t2 + t) * h * m0
+        + (-2 * t3 + 3 * t2) * y1
+        + (t3 - t2) * h * m1
+    )
+    slope = (
+        (6 * t2 - 6 * t) * y0 / h
+        + (3 * t2 - 4 * t + 1) * m0
+        + (-6 * t2 + 6 * t) * y1 / h
+        + (3 * t2 - 2 * t) * m1
+    )
+    return value, slope
+
+
+def _cuts(a: float, b: float, x: Scale) -> list[float]:
+    if not x.log or a <= 0:
+        return [a, b]
+    n = max(1, math.ceil(math.log10(b / a) / LOG_PIECE))
+    ratio = (b / a) ** (1 / n)
+    return [a * ratio**k for k in range(n)] + [b]
+
+
+def _smooth(pts: Sequence[Sequence[float]], start: float, end: float, x: Scale, y: Scale) -> str:
+    xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+    tangents = frontier.monotone_tangents(xs, ys)
+    out = []
+    for i in range(len(xs) - 1):
+        a, b = max(xs[i], start), min(xs[i + 1], end)
+        if a >= b:
+            continue
+        cuts = _cuts(a, b, x)
+        for u, v in zip(cuts, cuts[1:], strict=False):
+            yu, su = hermite(xs[i], xs[i + 1], ys[i], ys[i + 1], tangents[i], tangents[i + 1], u)
+            yv, sv = hermite(xs[i], xs[i + 1], ys[i], ys[i + 1], tangents[i], tangents[i + 1], v)
+            # slopes in pixels: dY/dX = y'(value) * dy/dx / x'(u)
+            pu, pv = su * y.slope(yu) / x.slope(u), sv * y.slope(yv) / x.slope(v)
+            third = (x(v) - x(u)) / 3
+            if not out:
+                out.append(f"M{num(x(u))},{num(y(yu))}")
+            out.append(
+                f"C{num(x(u) + third)},{num(y(yu) + third * pu)} "
+                f"{num(x(v) - third)},{num(y(yv) - third * pv)} {num(x(v))},{num(y(yv))}"
+            )
+    return "".join(out)
+
+
+def _steps(pts: Sequence[Sequence[float]], start: float, end: float, x: Scale, y: Scale) -> str:
+    """The best measured value at or above each x: y[k] on (x[k-1], x[k]], y[0] at x[0]."""
+    xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+    k = next(i for i, v in enumerate(xs) if v >= start)
+    out = [f"M{num(x(start))},{num(y(ys[k]))}"]
+    if xs[k] > start:
+        out.append(f"H{num(x(min(xs[k], end)))}")
+    while xs[k] < end:
+        k += 1
+        out.append(f"V{num(y(ys[k]))}H{num(x(min(xs[k], end)))}")
+    return "".join(out)
+
+
+def curve_path(
+    pts: Sequence[Sequence[float]],
+    method: str,
+    x: Scale,
+    y: Scale,
+    start: float | None = None,
+    end: float | None = None,
+) -> str:
+    """The line of a frontier ([x, y] pairs, x ascending) from `start` to `end` (default: its
+    whole measured range); "" where that is a single point."""
+    if not pts:
+        return ""
+    start = pts[0][0] if start is None else max(start, pts[0][0])
+    end = pts[-1][0] if end is None else min(end, pts[-1][0])
+    if end <= start:
+        return ""
+    if method == "measured":
+        return _steps(pts, start, end, x, y)
+    return _smooth(pts, start, end, x, y)
+
+
+__all__ = ["curve_path", "hermite"]
