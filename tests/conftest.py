@@ -268,3 +268,72 @@ def browser():
             yield launched
         finally:
             launched.close()
+
+
+# Several GPUs for one model: the model page, comparisons and the charts that hold them.
+# g1 has three engine x precision curves spreading over 10x in tokens/s per user and runs days
+# apart (history); g2 has no price and only the default workload; g3 is priced and slower.
+ARENA_GPUS = {
+    "g1": {"name": "GPU One", "vendor": "Acme", "all_in_power_kw": 2.0},
+    "g2": {"name": "GPU Two", "vendor": "Acme"},
+    "g3": {"name": "GPU Three", "vendor": "Other"},
+}
+ARENA_PRICING = {
+    "source": "Test TCO",
+    "as_of": "2026-07",
+    "tiers": {"owning": {"label": "Owning"}, "retail": {"label": "Retail"}},
+    "prices": {"g1": {"owning": 2.0, "retail": 4.0}, "g3": {"owning": 1.0, "retail": 1.5}},
+}
+
+
+def arena_runs() -> dict[str, dict]:
+    def c(tpot_ms: float, throughput: float, concurrency: int) -> dict:
+        return config(8, concurrency, throughput, tpot_ms)
+
+    runs = {
+        "g1/vllm.yaml": sweep(
+            gpu="g1", configs=[c(200, 3000, 256), c(50, 2000, 64), c(10, 600, 4)]
+        ),
+        "g1/sglang.yaml": sweep(
+            gpu="g1",
+            engine="sglang",
+            precision="fp4",
+            configs=[c(40, 2600, 128), c(15, 1500, 32), c(8, 300, 2)],
+        ),
+        "g1/trt.yaml": sweep(gpu="g1", engine="trt", configs=[c(100, 1200, 64), c(30, 700, 8)]),
+        "g1/long.yaml": sweep(gpu="g1", workload="long", configs=[c(50, 900, 64), c(20, 400, 8)]),
+        "g2/vllm.yaml": sweep(gpu="g2", configs=[c(100, 1500, 64), c(25, 800, 16)]),
+        "g3/sglang.yaml": sweep(
+            gpu="g3", engine="sglang", configs=[c(60, 2500, 64), c(20, 1400, 16), c(12, 500, 4)]
+        ),
+    }
+    # g1's vLLM run before, a day apart, two days apart and a month before: history
+    for date, scale in (("2026-09-28", 0.9), ("2026-09-29", 0.95), ("2026-08-30", 0.8)):
+        runs[f"g1/vllm-{date}.yaml"] = sweep(
+            gpu="g1",
+            date=date,
+            configs=[c(200, 3000 * scale, 256), c(50, 2000 * scale, 64), c(10, 600 * scale, 4)],
+        )
+    return runs
+
+
+@pytest.fixture(scope="session")
+def arena(tmp_path_factory) -> tuple[Path, dict[str, bytes]]:
+    """A site of one model on three GPUs, built once in memory. Read only."""
+    from sitegen.build import render_site
+
+    root = tmp_path_factory.mktemp("arena") / "site"
+    files = {
+        "sitegen.yaml": SITE_CONFIG,
+        "data/models.yaml": MODELS,
+        "data/gpus.yaml": ARENA_GPUS,
+        "data/workloads.yaml": WORKLOADS,
+        "data/pricing.yaml": ARENA_PRICING,
+        **{f"data/runs/{name}": record for name, record in arena_runs().items()},
+    }
+    for name, value in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(yaml.safe_dump(value, sort_keys=False), encoding="utf-8")
+    built, _ = render_site(root)
+    return root, built

@@ -276,8 +276,7 @@ def description(src: Sources, model: str, sides: list[dict], workloads: list[dic
         f"{src.site.models[model].name} on {a} and {b} side by side: tokens/s per GPU and $ per "
         "million tokens at every per-user target, and their ratio."
     )
-    plain = " ".join(verdict(src, sides, workloads).striptags().split())
-    return f"{text} {plain}"
+    return f"{text} {verdict(src, sides, workloads).striptags()}"
 
 
 __all__ = ["CompareView", "compare_outputs", "compare_outputs_of"]

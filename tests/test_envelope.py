@@ -1,0 +1,131 @@
+"""The upper envelope: at every tokens/s per user it is the best curve's value, as the ladder
+reads it, and it names that curve."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from sitegen import frontier
+from sitegen.envelope import Envelope, leaders
+
+P = frontier.Point
+
+
+def _curve(engine: str, points: list[tuple[float, float]]) -> frontier.Curve:
+    return frontier.Curve(engine, "fp8", frontier.pareto_frontier(P(x, y) for x, y in points))
+
+
+def _independent_max(curves, x: float, method: str) -> float | None:
+    """The best value at x straight from frontier.value_at, curve by curve."""
+    values = [frontier.value_at(c.frontier, x, method) for c in curves]
+    values = [v for v in values if v is not None]
+    return max(values) if values else None
+
+
+def _random_curves(seed: int, count: int) -> list[frontier.Curve]:
+    rng = random.Random(seed)
+    curves = []
+    for k in range(count):
+        xs = sorted(rng.uniform(3, 300) for _ in range(rng.randint(1, 7)))
+        top = rng.uniform(500, 20000)
+        ys = sorted((top * rng.uniform(0.05, 1) for _ in xs), reverse=True)
+        curves.append(_curve(f"e{k}", list(zip(xs, ys, strict=True))))
+    return curves
+
+
+def _samples(env: Envelope, n: int = 400) -> list[float]:
+    lo, hi = env.start, env.end
+    return [lo + (hi - lo) * i / (n - 1) for i in range(n)] + [lo / 2, hi * 1.01]
+
+
+@pytest.mark.parametrize("method", ["interpolate", "measured"])
+@pytest.mark.parametrize("seed", range(12))
+def test_envelope_is_the_max_over_curves_computed_independently(seed, method):
+    curves = _random_curves(seed, 1 + seed % 6)
+    env = Envelope.of(curves, method)
+    for x in _samples(env):
+        expected = _independent_max(curves, x, method)
+        got = env.value_at(x)
+        if expected is None:
+            assert got is None, x
+        else:
+            assert got == pytest.approx(expected, rel=1e-9), x
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_envelope_points_are_on_their_curve_and_on_top(seed):
+    method = "interpolate"
+    curves = _random_curves(100 + seed, 2 + seed % 5)
+    env = Envelope.of(curves, method)
+    pts = env.points()
+    assert pts[0].interactivity == min(c.frontier[0].interactivity for c in curves)
+    assert pts[-1].interactivity == max(c.frontier[-1].interactivity for c in curves)
+    xs = [p.interactivity for p in pts]
+    assert xs == sorted(xs)
+    at: dict[float, list[float]] = {}
+    for p in pts:
+        own = frontier.value_at(curves[p.curve].frontier, p.interactivity, method)
+        assert p.throughput_per_gpu == own  # exactly the calculator's number
+        at.setdefault(p.interactivity, []).append(p.throughput_per_gpu)
+    # an x listed twice is where the winner changes: the higher of the two is the best there
+    # (equal where curves cross; where a curve ends, the next one starts lower)
+    for x, values in at.items():
+        assert len(values) <= 2
+        best = _independent_max(curves, x, method)
+        assert max(values) == pytest.approx(best, rel=1e-9), x
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_envelope_names_the_ladders_curve_at_each_target(seed):
+    curves = _random_curves(200 + seed, 3 + seed % 4)
+    env = Envelope.of(curves, "interpolate")
+    for target in (5, 10, 20, 30, 50, 75, 100, 150, 200, 250):
+        rung = frontier.best_at(curves, target, "interpolate")
+        assert env.value_at(target) == rung.throughput_per_gpu
+        if rung.engine is None:
+            continue
+        # below the slowest point of every curve the first stretch's curve is read at its peak
+        near = [s for s in env.stretches if s.start - 1e-6 <= target <= s.end + 1e-6]
+        near = near or [env.stretches[0]]
+        assert any(curves[s.curve].engine == rung.engine for s in near), target
+
+
+def test_where_a_curve_ends_the_next_one_takes_over_at_its_last_point():
+    fast = _curve("fast", [(10, 1000), (40, 400)])
+    slow = _curve("slow", [(5, 500), (100, 50)])
+    env = Envelope.of([fast, slow], "interpolate")
+    # below its slowest point `fast` counts at its peak (1,000 over slow's 500 at 5 tok/s),
+    # and it stays the best up to its fastest point, 40
+    assert [(env.curves[s.curve].engine, s.start, s.end) for s in env.stretches] == [
+        ("fast", 5, 40),
+        ("slow", 40, 100),
+    ]
+    assert env.value_at(5) == 1000 and env.value_at(100) == 50 and env.value_at(101) is None
+    # the drop at 40 is listed twice: the end of `fast` and the start of `slow`
+    at_40 = [
+        (env.curves[p.curve].engine, p.throughput_per_gpu)
+        for p in env.points()
+        if p.interactivity == 40
+    ]
+    assert at_40 == [("fast", 400.0), ("slow", frontier.value_at(slow.frontier, 40))]
+
+
+def test_crossing_curves_switch_where_they_cross():
+    a = _curve("a", [(10, 1000), (100, 100)])
+    b = _curve("b", [(10, 800), (100, 300)])
+    env = Envelope.of([a, b], "interpolate")
+    first, second = env.stretches
+    assert (env.curves[first.curve].engine, env.curves[second.curve].engine) == ("a", "b")
+    assert first.end == second.start and 10 < first.end < 100
+    va = frontier.value_at(a.frontier, first.end)
+    vb = frontier.value_at(b.frontier, first.end)
+    assert va == pytest.approx(vb, rel=1e-9)  # where they cross, to bisection precision
+
+
+def test_leaders_rank_by_the_range_they_win_on_a_log_scale():
+    a = _curve("a", [(1, 1000), (2, 900)])  # wins 1..2: a factor 2
+    b = _curve("b", [(2.5, 800), (100, 10)])  # wins from about 2 to 100: a factor 50
+    env = Envelope.of([a, b], "interpolate")
+    assert leaders(env.stretches) == [1, 0]
