@@ -1,0 +1,143 @@
+"""The charts in Chromium: a reader switches a series off and on, follows a comparison from a
+GPU page, and reads date labels that do not overlap; without JavaScript every series shows."""
+
+from __future__ import annotations
+
+import functools
+import threading
+from collections.abc import Iterator
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+PAIR = "models/m1/g1/index.html"  # three engine x precision curves, and a history
+
+
+@pytest.fixture(scope="module")
+def public(arena, tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("arena-public")
+    for name, body in arena[1].items():
+        (out / name).parent.mkdir(parents=True, exist_ok=True)
+        (out / name).write_bytes(body)
+    return out
+
+
+@pytest.fixture
+def tab(browser):
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    yield page
+    context.close()
+
+
+def _series(page, figure, index: str):
+    """The chart's elements of one series: its line(s) and its points."""
+    svg = figure.locator("svg.chart")
+    return svg.locator(f'.series[data-series="{index}"] path.curve'), svg.locator(
+        f'.pt[data-series="{index}"]'
+    )
+
+
+def test_switch_a_series_off_and_on(public, tab):
+    tab.goto((public / PAIR).as_uri())
+    figure = tab.locator("figure.chart-figure").first
+    switches = figure.locator("button.series-switch")
+    assert switches.count() == 3
+    vllm = figure.get_by_role("button", name="vLLM FP8")
+    index = vllm.get_attribute("data-series")
+    line, points = _series(tab, figure, index)
+    assert line.is_visible() and points.count() == 3 and points.first.is_visible()
+    assert vllm.get_attribute("aria-pressed") == "true"
+
+    vllm.click()
+    assert vllm.get_attribute("aria-pressed") == "false"
+    assert not line.is_visible()
+    assert all(not points.nth(i).is_visible() for i in range(points.count()))
+    # the other series stay
+    other = switches.filter(has_not_text="vLLM FP8").first.get_attribute("data-series")
+    assert _series(tab, figure, other)[1].first.is_visible()
+
+    vllm.click()
+    assert vllm.get_attribute("aria-pressed") == "true" and line.is_visible()
+
+    figure.get_by_role("button", name="Hide all").click()
+    assert figure.locator("svg.chart .pt:visible").count() == 0
+    figure.get_by_role("button", name="Show all").click()
+    assert figure.locator("svg.chart .pt:visible").count() == 8  # every config of the chart
+
+
+def test_switch_a_gpu_off_on_the_model_page(public, tab):
+    tab.goto((public / "models/m1/index.html").as_uri())
+    figure = tab.locator("figure.chart-figure").first
+    gpu_two = figure.get_by_role("button", name="GPU Two")
+    index = gpu_two.get_attribute("data-series")
+    envelope = figure.locator(f'svg.chart .series[data-series="{index}"] path.envelope')
+    assert envelope.is_visible()
+    gpu_two.click()
+    assert not envelope.is_visible()
+    assert figure.locator(f'svg.chart .pt[data-series="{index}"]:visible').count() == 0
+
+
+def test_without_javascript_every_series_is_drawn_and_listed(public, browser):
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto((public / PAIR).as_uri())
+    figure = page.locator("figure.chart-figure").first
+    assert figure.locator("button").count() == 0
+    assert figure.locator(".series-list li").count() == 3
+    curves = figure.locator("svg.chart path.curve")
+    assert curves.count() == 3 and all(curves.nth(i).is_visible() for i in range(3))
+    assert figure.locator(".series-list li.faint").count() == 1  # TRT FP8: never the best
+    context.close()
+
+
+@pytest.fixture(scope="module")
+def served(public) -> Iterator[str]:
+    """The built site over HTTP, as a host serves it (a folder's link opens its index.html)."""
+    handler = functools.partial(QuietHandler, directory=str(public))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+    server.server_close()
+
+
+class QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+        pass
+
+
+def test_follow_a_comparison_from_a_gpu_page(served, tab):
+    tab.goto(served + "gpus/g3/")
+    tab.get_by_role("link", name="GPU Three vs GPU One").click()
+    tab.wait_for_load_state()
+    assert tab.url == served + "compare/g1-vs-g3/m1/"
+    assert tab.locator("h1").inner_text() == "Model One: GPU One vs GPU Three"
+    verdict = tab.locator("#verdict .answer").inner_text()
+    assert "GPU One serves 1.1x the tokens/s per GPU of GPU Three" in verdict
+    # and from there back to either pair page
+    tab.get_by_role("link", name="Model One on GPU Three").first.click()
+    tab.wait_for_load_state()
+    assert tab.locator("h1").inner_text() == "Running Model One on GPU Three"
+
+
+def test_date_labels_do_not_overlap_as_drawn(public, tab):
+    """Measured by the browser's own text layout, not an estimate."""
+    tab.goto((public / PAIR).as_uri())
+    boxes = tab.evaluate(
+        """() => {
+          const svg = document.querySelector('svg.history-chart');
+          const bottom = svg.viewBox.baseVal.height - 52 + 19;
+          return [...svg.querySelectorAll('g.axes text')]
+            .filter(t => Math.abs(t.y.baseVal[0].value - bottom) < 0.01)
+            .map(t => { const b = t.getBBox(); return [b.x, b.x + b.width, t.textContent]; });
+        }"""
+    )
+    assert len(boxes) >= 3
+    width = tab.evaluate("document.querySelector('svg.history-chart').viewBox.baseVal.width")
+    assert boxes[0][0] >= 0 and boxes[-1][1] <= width
+    for (_, right, a), (left, _, b) in zip(boxes, boxes[1:], strict=False):
+        assert right + 4 <= left, (a, b)
