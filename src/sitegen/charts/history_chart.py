@@ -59,10 +59,14 @@ def history_chart_data(
     site: Site, summary: WorkloadSummary, rows: list[dict], palette: list[int]
 ) -> dict:
     """The chart's input; `palette` is the frontier chart's strong curves, whose colours and
-    markers this chart keeps. Its own strong curves are those of them with a history (or, if
-    none has, the first few that have)."""
+    markers this chart keeps. Drawn strongly here: the few curves with the most tokens/s per GPU
+    at the target on their latest run date."""
     order = [(c.engine, c.precision) for c in summary.curves]
-    drawn = [order.index((r["engine"], r["precision"])) for r in rows]
+    latest = {
+        order.index((r["engine"], r["precision"])): r["entries"][-1]["throughput_per_gpu"]
+        for r in rows
+    }
+    ranked = sorted((i for i, v in latest.items() if v is not None), key=lambda i: -latest[i])
     return {
         "model": site.models[summary.model].name,
         "gpu": site.gpus[summary.gpu].name,
@@ -78,7 +82,7 @@ def history_chart_data(
         ],
         "order": [list(o) for o in order],
         "palette": palette,
-        "strong": [i for i in palette if i in drawn] or strongest(drawn),
+        "strong": strongest(ranked or sorted(latest)),
     }
 
 
