@@ -129,3 +129,19 @@ def test_leaders_rank_by_the_range_they_win_on_a_log_scale():
     b = _curve("b", [(2.5, 800), (100, 10)])  # wins from about 2 to 100: a factor 50
     env = Envelope.of([a, b], "interpolate")
     assert leaders(env.stretches) == [1, 0]
+
+
+@pytest.mark.parametrize("method", ["interpolate", "measured"])
+def test_reader_gives_value_at_s_numbers_exactly(method):
+    """frontier.reader reads many targets off one curve, its tangents computed once (the
+    envelope's search reads thousands): the same floats as frontier.value_at."""
+    rng = random.Random(7)
+    for _ in range(50):
+        xs = sorted({round(rng.uniform(2, 300), 3) for _ in range(rng.randint(1, 8))})
+        ys = sorted((rng.uniform(100, 20000) for _ in xs), reverse=True)
+        front = frontier.pareto_frontier(P(x, y) for x, y in zip(xs, ys, strict=True))
+        read = frontier.reader(front, method)
+        targets = [rng.uniform(0, 320) for _ in range(40)] + [p.interactivity for p in front]
+        for t in targets:
+            assert read(t) == frontier.value_at(front, t, method)
+    assert frontier.reader((), method)(10) is None

@@ -7,6 +7,7 @@ wins. The same search finds which GPU's envelope is best where. Pure numbers, no
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -125,12 +126,16 @@ class Envelope:
     def end(self) -> float:
         return self.stretches[-1].end
 
+    @functools.cached_property
+    def _values(self) -> list[ValueAt]:
+        return curve_values(self.curves, self.method)
+
     def value_at(self, x: float) -> float | None:
         """The best curve's value at x: its peak below the slowest point, None above the fastest."""
         if not self.stretches or x > self.end:
             return None
         found = next((s for s in self.stretches if s.start <= x <= s.end), self.stretches[0])
-        return frontier.value_at(self.curves[found.curve].frontier, x, self.method)
+        return self._values[found.curve](x)
 
     def points(self) -> list[EnvelopePoint]:
         return points(self.curves, self.stretches, self.method)
@@ -141,7 +146,7 @@ class Envelope:
 
 def curve_values(curves: Sequence[frontier.Curve], method: str) -> list[ValueAt]:
     """Each curve's value at any x, as frontier.value_at reads it."""
-    return [lambda x, c=c: frontier.value_at(c.frontier, x, method) for c in curves]
+    return [frontier.reader(c.frontier, method) for c in curves]
 
 
 def curve_envelope(curves: Sequence[frontier.Curve], method: str) -> tuple[Stretch, ...]:

@@ -5,8 +5,9 @@ x is interactivity (decode tokens/s seen by one user), y is throughput per GPU (
 
 from __future__ import annotations
 
+import bisect
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 SECONDS_PER_HOUR = 3600.0
@@ -110,6 +111,29 @@ def value_at(frontier: Sequence[Point], target: float, method: str = "interpolat
                 xs[i], xs[i + 1], ys[i], ys[i + 1], tangents[i], tangents[i + 1], target
             )
     raise AssertionError("unreachable: target lies inside the frontier's range")
+
+
+def reader(
+    frontier: Sequence[Point], method: str = "interpolate"
+) -> Callable[[float], float | None]:
+    """value_at of one curve for many targets, its tangents computed once: the same numbers."""
+    if not frontier:
+        return lambda target: None
+    xs = [p.interactivity for p in frontier]
+    ys = [p.throughput_per_gpu for p in frontier]
+    tangents = monotone_tangents(xs, ys) if method != "measured" else []
+
+    def read(target: float) -> float | None:
+        if target > xs[-1]:
+            return None
+        if target <= xs[0]:
+            return ys[0]
+        i = bisect.bisect_left(xs, target) - 1  # xs[i] < target <= xs[i + 1]
+        if method == "measured":
+            return ys[i + 1]  # the highest y with x >= target: throughput falls along x
+        return _hermite(xs[i], xs[i + 1], ys[i], ys[i + 1], tangents[i], tangents[i + 1], target)
+
+    return read
 
 
 def build_curves(points: Mapping[tuple[str, str], Iterable[Point]]) -> list[Curve]:
