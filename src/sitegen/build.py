@@ -57,19 +57,19 @@ class Rendered:
 def render_outputs(
     site_root: Path,
     strict: bool = False,
-    cache_charts: bool = True,
+    use_cache: bool = True,
     progress: Progress | None = None,
     reuse: Reuse | None = None,
 ) -> Rendered:
     """Every output of the site; a job that `reuse` can keep is given as KEPT, not made.
 
-    Raises SiteError on errors. With `cache_charts` off nothing at all is written, not even the
-    chart cache (sitegen check).
+    Raises SiteError on errors. With `use_cache` off the cache beside the site (parsed records,
+    charts) is neither read nor written (sitegen check).
     """
     site_root = Path(site_root)
     progress = progress or Progress()
     progress.phase("load")
-    site, problems = load_site(site_root)
+    site, problems = load_site(site_root, use_cache=use_cache)
     if site is None:
         raise SiteError(problems.sorted())
     run_ids = {run.id for run in site.runs}
@@ -94,7 +94,7 @@ def render_outputs(
     pages = [page for _, job_pages, _ in made for page in job_pages]
     charts = [chart for page in pages for chart in page.charts]
     progress.phase("charts", len(charts))
-    cache = ChartCache.for_site(site_root) if cache_charts else ChartCache(None)
+    cache = ChartCache.for_site(site_root) if use_cache else ChartCache(None)
     for record in kept.values():
         cache.keep(record.charts)
     draw_charts(charts, cache, progress.step)
@@ -136,14 +136,14 @@ def render_outputs(
 def render_site(
     site_root: Path,
     strict: bool = False,
-    cache_charts: bool = True,
+    use_cache: bool = True,
     progress: Progress | None = None,
 ) -> tuple[dict[str, bytes], Problems]:
     """Every output of the site, made now, as output path -> bytes. Raises SiteError on errors.
 
-    With `cache_charts` off nothing at all is written, not even the chart cache (sitegen check).
+    With `use_cache` off the cache beside the site is neither read nor written (sitegen check).
     """
-    rendered = render_outputs(site_root, strict, cache_charts, progress)
+    rendered = render_outputs(site_root, strict, use_cache, progress)
     files = {rel: data for rel, data in rendered.files.items() if isinstance(data, bytes)}
     return files, rendered.problems
 

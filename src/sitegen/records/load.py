@@ -17,6 +17,7 @@ from . import columnar, parquet, schema
 from .checker import SLUG, Checker
 from .columnar import ConfigTable
 from .model import Run, Site, SweepRun
+from .parsecache import MISSING, ParseCache
 from .problems import WARNING, Problem, Problems
 from .yamlpos import Document, ParseError, decode, parse
 
@@ -34,10 +35,12 @@ def read_document(
     problems: Problems,
     required: bool = True,
     digests: dict[str, str] | None = None,
+    parsed: ParseCache | None = None,
 ) -> Document:
     """Parse one file; a missing or unreadable file becomes a problem and an empty document.
 
-    `digests` gets the digest of the very bytes parsed, under `rel`.
+    `digests` gets the digest of the very bytes parsed, under `rel`; a YAML file's data comes
+    from `parsed` when it was parsed before (and goes there when not).
     """
     if not path.is_file():
         if required:
@@ -48,13 +51,22 @@ def read_document(
     except OSError as exc:
         problems.add(Problem(rel, None, "", f"cannot read: {exc.strerror or exc}"))
         return EMPTY
+    digest = file_digest(raw)
     if digests is not None:
-        digests[rel] = file_digest(raw)
+        digests[rel] = digest
+    json_file = path.suffix == ".json"
+    if parsed is not None and not json_file:
+        data = parsed.get(digest)
+        if data is not MISSING:
+            return Document(data, text=raw.decode("utf-8"))
     try:
-        return parse(decode(raw), json_file=path.suffix == ".json")
+        doc = parse(decode(raw), json_file=json_file)
     except ParseError as exc:
         problems.add(Problem(rel, exc.line, "", exc.message))
         return EMPTY
+    if parsed is not None and not json_file:
+        parsed.put(digest, doc.data, len(raw))
+    return doc
 
 
 def run_id(rel_to_runs: str) -> str:
@@ -160,7 +172,11 @@ def _plain_sweep(data: Any, rid: str) -> bool:
 
 
 def load_runs(
-    root: Path, known: dict, problems: Problems, digests: dict[str, str] | None = None
+    root: Path,
+    known: dict,
+    problems: Problems,
+    digests: dict[str, str] | None = None,
+    parsed: ParseCache | None = None,
 ) -> tuple[list[Run], ConfigTable]:
     """Every run record, checked; the sweeps' configs in one table; each file's digest.
 
@@ -182,7 +198,7 @@ def load_runs(
                 digests[rel] = file_digest(raw)
             runs.extend(archive_runs(raw, rel, rid, known, ids, problems))
             continue
-        doc = read_document(path, rel, problems, digests=digests)
+        doc = read_document(path, rel, problems, digests=digests, parsed=parsed)
         if doc is EMPTY:
             continue
         if _plain_sweep(doc.data, rid):
@@ -309,8 +325,12 @@ def _cross_checks(
             )
 
 
-def load_site(root: Path | str) -> tuple[Site | None, Problems]:
-    """Read and check a whole site. The Site is None when any error was found."""
+def load_site(root: Path | str, use_cache: bool = False) -> tuple[Site | None, Problems]:
+    """Read and check a whole site. The Site is None when any error was found.
+
+    With `use_cache`, YAML run records parsed by an earlier build are read from the site's
+    cache (records.parsecache) instead of being parsed again, and the cache is kept up to date.
+    """
     root = Path(root)
     problems = Problems()
     layout = SiteLayout(root)
@@ -330,7 +350,10 @@ def load_site(root: Path | str) -> tuple[Site | None, Problems]:
         return None, problems
     digests: dict[str, str] = {}
     known = catalogs(root, problems, digests)
-    runs, table = load_runs(root, known, problems, digests)
+    parsed = ParseCache(layout.cache / "parsed") if use_cache else None
+    runs, table = load_runs(root, known, problems, digests, parsed)
+    if parsed is not None:
+        parsed.prune()
     if problems.has_errors:
         return None, problems
     site = Site(
