@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -32,17 +33,17 @@ class BuildResult:
 
 @dataclass(frozen=True)
 class Reuse:
-    """What the last build into the same folder left: its jobs and the files they wrote."""
+    """What the last build left: its jobs' records, and which of their files are still there."""
 
-    jobs: JobCache
-    manifest: Manifest
+    records: dict[str, JobRecord]
+    intact: Callable[[str], bool]  # is this output of the last build still as it left it?
 
     def kept(self, job: Job) -> JobRecord | None:
         """The last build's record of `job` if its key is unchanged and its outputs intact."""
-        record = self.jobs.records.get(job.name)
+        record = self.records.get(job.name)
         if record is None or record.key != job.key:
             return None
-        if any(self.manifest.intact(rel) is None for rel in record.outputs):
+        if not all(self.intact(rel) for rel in record.outputs):
             return None
         return record
 
@@ -154,7 +155,10 @@ def build(
         raise SiteError([Problem("--out", None, "", refused)], "nothing written")
     progress = progress or Progress()
     previous = Manifest.read(site_root, out) if use_cache else None
-    reuse = Reuse(JobCache.read(site_root, out), previous) if previous is not None else None
+    reuse = None
+    if previous is not None:
+        records = JobCache.read(site_root, out).records
+        reuse = Reuse(records, lambda rel: previous.intact(rel) is not None)
     rendered = render_outputs(site_root, strict, use_cache, progress, reuse, parallel=True)
     progress.phase("write")
     if use_cache:
