@@ -6,6 +6,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
 import yaml
 
 from conftest import config, sweep
@@ -138,7 +139,7 @@ def on_every_core(monkeypatch) -> list[str]:
 
     monkeypatch.setattr(making, "PARALLEL_FROM_JOBS", 1)
     monkeypatch.setattr(making, "CHUNK_JOBS", 2)
-    monkeypatch.setattr(making, "workers_for", lambda jobs: 2)
+    monkeypatch.setattr("sitegen.outputs.workers_for", lambda jobs: 2)
     phases: list[str] = []
 
     class Recorder(Progress):
@@ -177,3 +178,36 @@ def test_problems_found_by_workers_are_reported_as_here(make_site, monkeypatch):
         build(root, use_cache=False)
     assert [str(p) for p in forked.value.problems] == [str(p) for p in here.value.problems]
     assert any("01-q.md" in str(p) for p in here.value.problems)
+
+
+def test_a_build_with_the_inputs_of_the_last_one_loads_nothing(make_site, monkeypatch):
+    runs = dict(RUNS)
+    runs["lab/d.yaml"] = sweep(model="m2", gpu="g2", configs=[dict(config(8, 4, 900.0, 20.0), x=1)])
+    root = make_site(runs=runs)
+    first = build(root)
+    assert "configs[0].x" in [w.field for w in first.problems.warnings]
+    import sitegen.outputs as build_module
+
+    def no_load(*args, **kwargs):
+        raise AssertionError("the site was loaded")
+
+    monkeypatch.setattr(build_module, "load_site", no_load)
+    again = build(root)
+    assert (again.pages, again.files, again.rewritten) == (first.pages, first.files, ())
+    assert [str(w) for w in again.problems.warnings] == [str(w) for w in first.problems.warnings]
+    with pytest.raises(AssertionError, match="loaded"):  # other options: a build of its own
+        build(root, strict=True)
+    (root / "public/index.html").write_text("defaced")  # the output is not as it was left
+    with pytest.raises(AssertionError, match="loaded"):
+        build(root)
+
+
+def test_any_input_file_changed_or_added_means_a_build(make_site, tmp_path):
+    root = make_site(runs=RUNS)
+    build(root)
+    (root / "data/runs/lab/notes.txt").write_text("not a record, but in data/")
+    assert build(root).made == ()  # loaded and planned: every job kept
+    shutil.copy(root / "data/runs/lab/a.yaml", root / "data/runs/lab/e.yaml")
+    result = build(root)
+    assert "run runs/lab-e/" in result.made
+    assert tree(root / "public") == fresh(root, tmp_path)

@@ -13,9 +13,10 @@ from pathlib import Path
 
 from .cachefile import read_signed, write_signed
 from .layout import SiteLayout
+from .records.problems import Problem, Row
 
 KIND = "jobs"
-VERSION = 1
+VERSION = 2
 NAME = "jobs.json"
 
 
@@ -31,6 +32,8 @@ class JobRecord:
 class JobCache:
     out_dir: Path
     records: dict[str, JobRecord] = field(default_factory=dict)
+    inputs: str | None = None  # fingerprint.site_inputs of the build that wrote the records
+    problems: tuple[Problem, ...] = ()  # the warnings that build reported
 
     @staticmethod
     def location(site_root: Path) -> Path:
@@ -53,9 +56,20 @@ class JobCache:
                 )
                 for name, (key, outputs, rows, charts) in data["jobs"].items()
             }
+            inputs = data["inputs"] if isinstance(data["inputs"], str) else None
+            problems = tuple(
+                Problem(
+                    str(file),
+                    None if line is None else (Row if row else int)(line),
+                    str(field_),
+                    str(message),
+                    str(severity),
+                )
+                for file, line, row, field_, message, severity in data["problems"]
+            )
         except (ValueError, KeyError, TypeError, AttributeError):
             return cls(out_dir)
-        return cls(out_dir, records)
+        return cls(out_dir, records, inputs, problems)
 
     @classmethod
     def forget(cls, site_root: Path) -> None:
@@ -68,6 +82,14 @@ class JobCache:
             name: [r.key, list(r.outputs), [list(row) for row in r.sitemap], list(r.charts)]
             for name, r in sorted(self.records.items())
         }
-        write_signed(
-            self.location(site_root), KIND, VERSION, {"out": str(self.out_dir), "jobs": jobs}
-        )
+        problems = [
+            [p.file, p.line, isinstance(p.line, Row), p.field, p.message, p.severity]
+            for p in self.problems
+        ]
+        value = {
+            "out": str(self.out_dir),
+            "inputs": self.inputs,
+            "problems": problems,
+            "jobs": jobs,
+        }
+        write_signed(self.location(site_root), KIND, VERSION, value)

@@ -12,9 +12,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from ..build import Reuse, render_outputs
 from ..jobcache import JobRecord
 from ..output import KEPT
+from ..outputs import Reuse, render_outputs
 from ..records import Problem, Problems, SiteError
 from ..records.load import catalogs
 from .state import SiteState, Snapshot

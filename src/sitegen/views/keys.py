@@ -12,12 +12,12 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-from pathlib import Path
 from typing import Any
 
 import jinja2
 import jinja2.meta
 
+from ..codeversion import code_version
 from ..content import Copy
 from ..layout import SiteLayout
 from ..records import Run
@@ -27,16 +27,6 @@ from .sources import Sources
 def _h(*parts: Any) -> str:
     text = json.dumps(parts, default=str, sort_keys=True, ensure_ascii=False)
     return hashlib.blake2b(text.encode(), digest_size=20).hexdigest()
-
-
-@functools.cache
-def code_version() -> str:
-    """The digest of sitegen's own source: a new version of the code re-makes every page."""
-    package = Path(__file__).resolve().parents[1]
-    h = hashlib.blake2b(digest_size=20)
-    for path in sorted(package.rglob("*.py")):
-        h.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
-    return h.hexdigest()
 
 
 class Keys:
