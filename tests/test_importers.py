@@ -560,12 +560,39 @@ def test_a_record_whose_run_id_another_file_has_is_not_written(site: Path) -> No
     loads_cleanly(site)
 
 
-def test_a_second_import_replaces_the_record(site: Path) -> None:
+def test_a_second_import_of_the_same_file_leaves_the_record_as_it_is(site: Path) -> None:
     target = site / "data/runs/v.yaml"
     args = ["vllm", VLLM / "c1.json", "--out", target, *SWEEP_OPTIONS, "--workload", "chat"]
     assert run(site, *args).exit_code == 0
+    before = target.read_bytes(), target.stat().st_mtime_ns
     second = run(site, *args)
-    assert second.exit_code == 0 and f"replaced {target}" in second.stdout
+    assert second.exit_code == 0, second.output
+    assert second.stdout.splitlines() == [
+        f"unchanged {target}",
+        "imported 1 configs into 1 record (1 already there)",
+    ]
+    assert (target.read_bytes(), target.stat().st_mtime_ns) == before  # not even rewritten
+    assert "warning" not in second.stderr
+
+
+def test_an_import_into_a_record_adds_its_configs_and_keeps_the_others(site: Path) -> None:
+    target = site / "data/runs/v.yaml"
+    options = [*SWEEP_OPTIONS, "--workload", "chat", "--engine", "vllm", "--date", "2026-11-04"]
+    assert run(site, "vllm", VLLM / "c4.json", "--out", target, *options).exit_code == 0
+    both = run(site, "vllm", VLLM / "c1.json", VLLM / "c4.json", "--out", target, *options)
+    assert both.exit_code == 0, both.output
+    assert both.stdout.splitlines() == [
+        f"updated {target}",
+        "imported 2 configs into 1 record (1 already there)",
+    ]
+    record = yaml.safe_load(target.read_text())
+    assert [c["concurrency"] for c in record["configs"]] == [1, 4]
+    # each import's notes once, in the order of their text (not of the imports)
+    notes = record["notes"].split("\n")
+    assert [n.split(" (")[0] for n in notes] == [
+        "Imported with sitegen import vllm from c1.json, c4.json",
+        "Imported with sitegen import vllm from c4.json",
+    ]
 
 
 # -- the YAML written ---------------------------------------------------------------------------
@@ -576,7 +603,9 @@ def test_configs_are_written_one_per_line(site: Path) -> None:
     imported(site, "vllm", files, *SWEEP_OPTIONS, "--workload", "chat", out="v.yaml")
     text = (site / "data/runs/v.yaml").read_text()
     lines = text.splitlines()
-    assert lines[0].startswith("# Written by `sitegen import` from c1.json, c4.json")
+    assert lines[0].startswith("# Written by `sitegen import`; edit freely. A re-import merges")
+    notes = yaml.safe_load(text)["notes"]
+    assert notes.startswith("Imported with sitegen import vllm from c1.json, c4.json (")
     start = lines.index("configs:")
     assert all(line.startswith("  - {gpus: 2, concurrency: ") for line in lines[start + 1 :])
     assert len(lines) - start - 1 == 2

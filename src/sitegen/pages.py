@@ -31,6 +31,7 @@ from .datafiles import (
     rung_json,
     to_json,
 )
+from .importers.credits import credits_for
 from .records import MatrixRun, Problems, Run, Site, SweepRun
 from .runs import matrix_report, matrix_summary, run_route, sweep_report
 from .tables import WorkloadSummary
@@ -179,6 +180,7 @@ class Planner:
             "workloads": workloads,
             "main": main,
             "runs": runs,
+            "credits": credits_for(r.source for r in runs),
             "matrices": [matrix_summary(r) for r in runs if isinstance(r, MatrixRun)],
             "illustrative": any(r.illustrative for r in runs if main and r.id in main.current_runs),
             "prices": site.pricing.for_gpu(gpu),
@@ -243,6 +245,7 @@ class Planner:
                 "model": model,
                 "gpu": gpu,
                 "pair_route": pair_route(run.model, run.gpu),
+                "credits": credits_for([run.source]),
                 "writeup": self.copy(self.content.runs.get(run.id), values),
                 "description": f"{title}, {run.date.isoformat()}: {report.facts}",
             },
