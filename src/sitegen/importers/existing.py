@@ -68,12 +68,25 @@ def conflict_problems(
             _place(c.second, item, rel, doc),
         )
         about = f" (config {c.item})" if c.item else ""
+        advice = (
+            "a measurement is never overwritten: fix or remove one of them"
+            if c.item
+            else "the record there is of another run: name another --out"
+        )
         message = (
-            f"conflict{about}: {describe(c.first_value)} here, {describe(c.second_value)} in "
-            f"{_where(second)}; a measurement is never overwritten: fix or remove one of them"
+            f"conflict{about}: {_shown(c.first_value)} here, {_shown(c.second_value)} in "
+            f"{_where(second)}; {advice}"
         )
         out.append(Problem(file, line, field, message))
     return out
+
+
+def _shown(value: object) -> str:
+    """A value as the record writes it: 20 for 20.0 (an archive stores floats), every digit
+    otherwise, so that two values that differ never look the same."""
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
+        return str(int(value))
+    return describe(value)
 
 
 def _place(side: Side, item: Planned, rel: str, doc: Document | None) -> tuple:
