@@ -15,7 +15,7 @@ from .planning import Planned
 
 REFUSED = (
     "cannot merge the import into this record: it has errors of its own (listed); fix them, "
-    "or name another --out"
+    "remove the file, or name another --out"
 )
 
 

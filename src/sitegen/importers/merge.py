@@ -105,11 +105,14 @@ def merge_records(old: dict[str, Any] | None, new: dict[str, Any]) -> Merged:
     conflicts: list[Conflict] = []
     merged: dict[str, Any] = {}
     for name in _order(old, new, RECORD_ORDER):
-        if name not in new or name not in old:
-            value = new[name] if name in new else old[name]
+        if name not in new:  # what the import does not touch stays as it is
+            merged[name] = old[name]
+            continue
+        if name not in old:
+            value = new[name]
             if name in ITEM_KEYS and isinstance(value, list):
                 value = _items(name, [], value, False, conflicts)
-            merged[name] = _canonical(value, name)
+            merged[name] = value
             continue
         a, b = old[name], new[name]
         if name in ITEM_KEYS and isinstance(a, list) and isinstance(b, list):
@@ -176,8 +179,8 @@ def _value(a: Any, b: Any, sides: tuple[Side, Side], item: str, conflicts: list)
         out = {}
         for key in _order(a, b, ()):
             if key in a and key in b:
-                deeper = tuple(Side(s.existing, (*s.path, key)) for s in sides)
-                out[key] = _value(a[key], b[key], (deeper[0], deeper[1]), item, conflicts)
+                first, second = (Side(s.existing, (*s.path, key)) for s in sides)
+                out[key] = _value(a[key], b[key], (first, second), item, conflicts)
             else:
                 out[key] = a[key] if key in a else b[key]
         return out
@@ -204,14 +207,12 @@ def _order(a: dict, b: dict, known: tuple[str, ...]) -> list:
     return keys + [k for k in dict.fromkeys((*b, *a)) if k not in keys]
 
 
-def _canonical(value: Any, name: str) -> Any:
-    """List items with their fields in the schema's order, latencies median first."""
-    if isinstance(value, list) and name in ITEM_ORDER:
-        return [_canonical(item, name) for item in value]
-    if not isinstance(value, dict) or name not in ITEM_ORDER:
-        return value
-    ordered = {k: value[k] for k in ITEM_ORDER[name] if k in value}
-    ordered.update({k: value[k] for k in sorted(value, key=str) if k not in ordered})
+def _canonical(item: Any, name: str) -> Any:
+    """A list item with its fields in the schema's order, latencies median first."""
+    if not isinstance(item, dict):
+        return item
+    ordered = {k: item[k] for k in ITEM_ORDER[name] if k in item}
+    ordered.update({k: item[k] for k in sorted(item, key=str) if k not in ordered})
     for key in LATENCIES:
         if isinstance(ordered.get(key), dict):
             latency = ordered[key]
