@@ -137,7 +137,7 @@ def test_an_archive_builds_byte_for_byte_the_site_its_yaml_records_build(make_si
         "m2-g2-vllm-fp8-chat-2026-10-01": sweep(model="m2", gpu="g2"),
     }
     yaml_site = make_site(runs={f"lab/{name}.yaml": r for name, r in records.items()})
-    yaml_files, _ = render_site(yaml_site, cache_charts=False)
+    yaml_files, _ = render_site(yaml_site, use_cache=False)
 
     # The same records read back from their YAML text, into one archive: data/runs/lab.parquet
     # gives its runs the ids of the files under data/runs/lab/.
@@ -147,7 +147,7 @@ def test_an_archive_builds_byte_for_byte_the_site_its_yaml_records_build(make_si
     for name in records:
         (yaml_site / f"data/runs/lab/{name}.yaml").unlink()
     (yaml_site / "data/runs/lab.parquet").write_bytes(archive(*read_back))
-    archive_files, _ = render_site(yaml_site, cache_charts=False)
+    archive_files, _ = render_site(yaml_site, use_cache=False)
 
     assert sorted(archive_files) == sorted(yaml_files)
     assert "runs/lab-m1-g1-sglang-fp4-chat-2026-10-01/index.html" in archive_files
@@ -209,7 +209,7 @@ def test_several_runs_in_one_archive_become_runs_with_distinct_ids(make_site) ->
         "lab-archive-m1-g1-vllm-fp8-chat-2026-09-01": 2,
         "lab-archive-tuned": 3,  # rows 7 to 9: a run named by the run column
     }
-    files, _ = render_site(root, cache_charts=False)
+    files, _ = render_site(root, use_cache=False)
     assert all(f"runs/{rid}/index.html" in files for rid in configs)
 
 
@@ -400,7 +400,7 @@ def test_import_to_parquet_builds_the_numbers_import_to_yaml_builds(make_site, t
     as_yaml = make_site(runs={})
     target = as_yaml / "data/runs/lab/m1-g1-vllm-fp8-chat-2026-11-04.yaml"
     assert import_(as_yaml, "vllm", *VLLM, "--out", target, *VLLM_OPTIONS).exit_code == 0
-    yaml_files, _ = render_site(as_yaml, cache_charts=False)
+    yaml_files, _ = render_site(as_yaml, use_cache=False)
 
     for path in (as_yaml / "data/runs").rglob("*.yaml"):
         path.unlink()
@@ -412,7 +412,7 @@ def test_import_to_parquet_builds_the_numbers_import_to_yaml_builds(make_site, t
         "imported 2 configs into 1 record",
     ]
     assert pq.read_table(target).num_rows == 2
-    parquet_files, _ = render_site(as_yaml, cache_charts=False)
+    parquet_files, _ = render_site(as_yaml, use_cache=False)
     pair = "models/m1/g1/data.json"
     assert json.loads(parquet_files[pair]) == json.loads(yaml_files[pair])
     assert (

@@ -1,20 +1,22 @@
-"""One build: load -> check -> compute -> plan pages -> render -> write."""
+"""One build: load -> check -> compute -> plan jobs -> views -> charts -> render -> write."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from .charts import ChartCache, draw_charts
 from .content import load_content
+from .jobcache import JobCache, JobRecord
 from .layout import SiteLayout
 from .manifest import Manifest
-from .output import unsafe_out, write_tree
-from .pages import plan_site
+from .output import KEPT, Kept, unsafe_out, write_tree
 from .progress import Progress
 from .records import Problem, Problems, SiteError, load_site
 from .render import asset_files, environment, render_page, template_problem
 from .sitemap import robots_txt, sitemap_xml
 from .tables import summarise
+from .views import Job, Keys, Page, Sources, plan_jobs
 
 
 @dataclass(frozen=True)
@@ -24,37 +26,85 @@ class BuildResult:
     files: int
     problems: Problems
     rewritten: tuple[str, ...] = ()  # files written anew; the others kept as they were
+    made: tuple[str, ...] = ()  # jobs made anew; the others' outputs kept from the last build
 
 
-def render_site(
+@dataclass(frozen=True)
+class Reuse:
+    """What the last build into the same folder left: its jobs and the files they wrote."""
+
+    jobs: JobCache
+    manifest: Manifest
+
+    def kept(self, job: Job) -> JobRecord | None:
+        """The last build's record of `job` if its key is unchanged and its outputs intact."""
+        record = self.jobs.records.get(job.name)
+        if record is None or record.key != job.key:
+            return None
+        if any(self.manifest.intact(rel) is None for rel in record.outputs):
+            return None
+        return record
+
+
+@dataclass
+class Rendered:
+    files: dict[str, bytes | Kept]
+    problems: Problems
+    jobs: dict[str, JobRecord] = field(default_factory=dict)  # every job's record, for the next
+    made: tuple[str, ...] = ()  # the jobs made this time
+
+
+def render_outputs(
     site_root: Path,
     strict: bool = False,
-    cache_charts: bool = True,
+    use_cache: bool = True,
     progress: Progress | None = None,
-) -> tuple[dict[str, bytes], Problems]:
-    """Everything a build writes, as output path -> bytes. Raises SiteError on errors.
+    reuse: Reuse | None = None,
+) -> Rendered:
+    """Every output of the site; a job that `reuse` can keep is given as KEPT, not made.
 
-    With `cache_charts` off nothing at all is written, not even the chart cache (sitegen check).
+    Raises SiteError on errors. With `use_cache` off the cache beside the site (parsed records,
+    charts) is neither read nor written (sitegen check).
     """
     site_root = Path(site_root)
     progress = progress or Progress()
     progress.phase("load")
-    site, problems = load_site(site_root)
+    site, problems = load_site(site_root, use_cache=use_cache)
     if site is None:
         raise SiteError(problems.sorted())
     run_ids = {run.id for run in site.runs}
     content = load_content(site_root, site.models, site.gpus, problems, run_ids)
     progress.phase("compute")
-    pairs = summarise(site)
-    plan = plan_site(site, pairs, content, problems, cache_charts)
+    src = Sources(site, summarise(site), content)
+    env = environment(site_root)
+    nav_pages = sorted(content.pages)
+    jobs = plan_jobs(src, Keys(src, env, nav_pages))
+    made: list[tuple[Job, list[Page], list]] = []
+    kept: dict[str, JobRecord] = {}
+    for job in jobs:
+        record = reuse.kept(job) if reuse is not None else None
+        if record is not None:
+            kept[job.name] = record
+        else:
+            made.append((job, *job.make()))
+    problems.extend(src.problems)
     if problems.has_errors or (strict and problems):
         raise SiteError(problems.sorted())
-    env = environment(site_root)
-    shared = {"site": site.config, "nav_pages": sorted(content.pages)}
-    files: dict[str, bytes] = {}
+
+    pages = [page for _, job_pages, _ in made for page in job_pages]
+    charts = [chart for page in pages for chart in page.charts]
+    progress.phase("charts", len(charts))
+    cache = ChartCache.for_site(site_root) if use_cache else ChartCache(None)
+    for record in kept.values():
+        cache.keep(record.charts)
+    draw_charts(charts, cache, progress.step)
+    cache.prune()  # entries no page of this build uses would only pile up
+
+    shared = {"site": site.config, "nav_pages": nav_pages}
+    files: dict[str, bytes | Kept] = {}
     failed = Problems()
-    progress.phase("render", len(plan.pages))
-    for page in plan.pages:
+    progress.phase("render", len(pages))
+    for page in pages:
         try:
             files[page.path] = render_page(env, page, shared).encode("utf-8")
         except Exception as exc:  # noqa: BLE001 - a site's own template may fail in any way
@@ -62,12 +112,40 @@ def render_site(
         progress.step()
     if failed:
         raise SiteError(failed.sorted())
-    for data in plan.files:
-        files[data.path] = data.text.encode("utf-8")
-    files["sitemap.xml"] = sitemap_xml(site.config.base_url, plan.pages).encode()
+
+    records: dict[str, JobRecord] = {}
+    for job, job_pages, job_files in made:
+        for data in job_files:
+            files[data.path] = data.text.encode("utf-8")
+        records[job.name] = JobRecord(
+            job.key,
+            tuple(p.path for p in job_pages) + tuple(d.path for d in job_files),
+            tuple((p.route, p.lastmod) for p in job_pages if p.in_sitemap),
+            tuple(c.key for p in job_pages for c in p.charts),
+        )
+    for name, record in kept.items():
+        files.update((rel, KEPT) for rel in record.outputs)
+        records[name] = record
+    sitemap = [row for job in jobs for row in records[job.name].sitemap]
+    files["sitemap.xml"] = sitemap_xml(site.config.base_url, sitemap).encode()
     files["robots.txt"] = robots_txt(site.config.base_url).encode()
     files.update(asset_files(site_root))
-    return files, problems
+    return Rendered(files, problems, records, tuple(job.name for job, _, _ in made))
+
+
+def render_site(
+    site_root: Path,
+    strict: bool = False,
+    use_cache: bool = True,
+    progress: Progress | None = None,
+) -> tuple[dict[str, bytes], Problems]:
+    """Every output of the site, made now, as output path -> bytes. Raises SiteError on errors.
+
+    With `use_cache` off the cache beside the site is neither read nor written (sitegen check).
+    """
+    rendered = render_outputs(site_root, strict, use_cache, progress)
+    files = {rel: data for rel, data in rendered.files.items() if isinstance(data, bytes)}
+    return files, rendered.problems
 
 
 def build(
@@ -79,9 +157,11 @@ def build(
 ) -> BuildResult:
     """Build the site into out_dir (default: <site>/public); the old output stays on error.
 
-    With `use_cache` (the default) the cache beside the site (.sitegen-cache/) saves work: charts
-    are drawn once, and only files whose bytes changed are written. Without it nothing is read
-    from the cache; the output is the same, byte for byte.
+    With `use_cache` (the default) the cache beside the site (.sitegen-cache/) saves work: a
+    job whose inputs did not change since the last build into the same folder is not made
+    again (its files are carried over), charts are drawn once, and only files whose bytes
+    changed are written. Without it nothing is read from the cache; the output is the same,
+    byte for byte.
     """
     site_root = Path(site_root)
     out = Path(out_dir) if out_dir is not None else SiteLayout(site_root).public
@@ -89,11 +169,14 @@ def build(
     if refused:
         raise SiteError([Problem("--out", None, "", refused)], "nothing written")
     progress = progress or Progress()
-    files, problems = render_site(site_root, strict, cache_charts=use_cache, progress=progress)
-    progress.phase("write")
     previous = Manifest.read(site_root, out) if use_cache else None
+    reuse = Reuse(JobCache.read(site_root, out), previous) if previous is not None else None
+    rendered = render_outputs(site_root, strict, use_cache, progress, reuse)
+    progress.phase("write")
+    if use_cache:
+        JobCache.forget(site_root)
     try:
-        written = write_tree(out, files, previous)
+        written = write_tree(out, rendered.files, previous)
     except OSError as exc:
         where = exc.filename or out
         reason = exc.strerror or str(exc)
@@ -103,5 +186,7 @@ def build(
         ) from None
     if use_cache:
         written.manifest.write(site_root)
+        JobCache(out.resolve(), rendered.jobs).write(site_root)
+    files = rendered.files
     pages = sum(1 for name in files if name.endswith(".html"))
-    return BuildResult(out, pages, len(files), problems, written.rewritten)
+    return BuildResult(out, pages, len(files), rendered.problems, written.rewritten, rendered.made)

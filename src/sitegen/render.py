@@ -13,9 +13,9 @@ from markupsafe import Markup
 
 from .display import FILTERS
 from .layout import SiteLayout
-from .pages import Page
 from .records import Problem
 from .records.yamlpos import ParseError, decode
+from .views import Page
 
 ASSETS = "assets"
 
