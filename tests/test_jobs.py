@@ -129,3 +129,51 @@ def test_a_removed_run_removes_its_job(make_site, tmp_path):
     assert "run runs/lab-c/" not in result.made
     assert not (root / "public/runs/lab-c").exists()
     assert tree(root / "public") == fresh(root, tmp_path)
+
+
+def on_every_core(monkeypatch) -> list[str]:
+    """Make even a small site's jobs in worker processes, two jobs a chunk; the phases seen."""
+    from sitegen import making
+    from sitegen.progress import Progress
+
+    monkeypatch.setattr(making, "PARALLEL_FROM_JOBS", 1)
+    monkeypatch.setattr(making, "CHUNK_JOBS", 2)
+    monkeypatch.setattr(making, "workers_for", lambda jobs: 2)
+    phases: list[str] = []
+
+    class Recorder(Progress):
+        def phase(self, name: str, total: int = 0) -> None:
+            phases.append(name)
+
+    monkeypatch.setattr("sitegen.build.Progress", Recorder)
+    return phases
+
+
+def test_making_on_every_core_gives_the_same_output(make_site, tmp_path, monkeypatch):
+    root = make_site(runs=RUNS)
+    build(root, tmp_path / "here", use_cache=False)
+    phases = on_every_core(monkeypatch)
+    build(root, tmp_path / "forked", use_cache=False)
+    assert "make" in phases and "render" not in phases  # the workers made the pages
+    assert tree(tmp_path / "here") == tree(tmp_path / "forked")
+    first = build(root)  # with the cache: charts drawn by workers are kept for the next build
+    assert len(list((root / ".sitegen-cache/charts").glob("*.svg"))) >= 3
+    assert build(root).made == () and first.made
+
+
+def test_problems_found_by_workers_are_reported_as_here(make_site, monkeypatch):
+    import pytest
+
+    from sitegen.records import SiteError
+
+    root = make_site(runs=RUNS)
+    faq = root / "content/faq/01-q.md"
+    faq.parent.mkdir(parents=True, exist_ok=True)
+    faq.write_text("---\nquestion: Why?\n---\n{{ nothing.here }}\n")
+    with pytest.raises(SiteError) as here:
+        build(root, use_cache=False)
+    on_every_core(monkeypatch)
+    with pytest.raises(SiteError) as forked:
+        build(root, use_cache=False)
+    assert [str(p) for p in forked.value.problems] == [str(p) for p in here.value.problems]
+    assert any("01-q.md" in str(p) for p in here.value.problems)

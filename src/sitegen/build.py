@@ -2,21 +2,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .charts import ChartCache, draw_charts
+from .charts import ChartCache
 from .content import load_content
 from .jobcache import JobCache, JobRecord
 from .layout import SiteLayout
+from .making import Maker, make_all, workers_for
 from .manifest import Manifest
 from .output import KEPT, Kept, unsafe_out, write_tree
 from .progress import Progress
 from .records import Problem, Problems, SiteError, load_site
-from .render import asset_files, environment, render_page, template_problem
+from .render import asset_files, environment
 from .sitemap import robots_txt, sitemap_xml
 from .tables import summarise
-from .views import Job, Keys, Page, Sources, plan_jobs
+from .views import Job, Keys, Sources, plan_jobs
 
 
 @dataclass(frozen=True)
@@ -31,17 +33,17 @@ class BuildResult:
 
 @dataclass(frozen=True)
 class Reuse:
-    """What the last build into the same folder left: its jobs and the files they wrote."""
+    """What the last build left: its jobs' records, and which of their files are still there."""
 
-    jobs: JobCache
-    manifest: Manifest
+    records: dict[str, JobRecord]
+    intact: Callable[[str], bool]  # is this output of the last build still as it left it?
 
     def kept(self, job: Job) -> JobRecord | None:
         """The last build's record of `job` if its key is unchanged and its outputs intact."""
-        record = self.jobs.records.get(job.name)
+        record = self.records.get(job.name)
         if record is None or record.key != job.key:
             return None
-        if any(self.manifest.intact(rel) is None for rel in record.outputs):
+        if not all(self.intact(rel) for rel in record.outputs):
             return None
         return record
 
@@ -60,11 +62,13 @@ def render_outputs(
     use_cache: bool = True,
     progress: Progress | None = None,
     reuse: Reuse | None = None,
+    parallel: bool = False,
 ) -> Rendered:
     """Every output of the site; a job that `reuse` can keep is given as KEPT, not made.
 
     Raises SiteError on errors. With `use_cache` off the cache beside the site (parsed records,
-    charts) is neither read nor written (sitegen check).
+    charts) is neither read nor written (sitegen check). With `parallel`, a big build makes
+    its pages on every core (making.py).
     """
     site_root = Path(site_root)
     progress = progress or Progress()
@@ -79,50 +83,31 @@ def render_outputs(
     env = environment(site_root)
     nav_pages = sorted(content.pages)
     jobs = plan_jobs(src, Keys(src, env, nav_pages))
-    made: list[tuple[Job, list[Page], list]] = []
     kept: dict[str, JobRecord] = {}
+    to_make: list[Job] = []
     for job in jobs:
         record = reuse.kept(job) if reuse is not None else None
         if record is not None:
             kept[job.name] = record
         else:
-            made.append((job, *job.make()))
-    problems.extend(src.problems)
+            to_make.append(job)
+    cache = ChartCache.for_site(site_root) if use_cache else ChartCache(None)
+    shared = {"site": site.config, "nav_pages": nav_pages}
+    maker = Maker(src, env, shared, site_root, cache)
+    workers = workers_for(len(to_make)) if parallel else 1
+    made = make_all(maker, to_make, progress, workers)
+    problems.extend(made.copy_problems)
     if problems.has_errors or (strict and problems):
         raise SiteError(problems.sorted())
-
-    pages = [page for _, job_pages, _ in made for page in job_pages]
-    charts = [chart for page in pages for chart in page.charts]
-    progress.phase("charts", len(charts))
-    cache = ChartCache.for_site(site_root) if use_cache else ChartCache(None)
+    if made.failed:
+        raise SiteError(made.failed.sorted())
+    cache.keep(made.charts)
     for record in kept.values():
         cache.keep(record.charts)
-    draw_charts(charts, cache, progress.step)
     cache.prune()  # entries no page of this build uses would only pile up
 
-    shared = {"site": site.config, "nav_pages": nav_pages}
-    files: dict[str, bytes | Kept] = {}
-    failed = Problems()
-    progress.phase("render", len(pages))
-    for page in pages:
-        try:
-            files[page.path] = render_page(env, page, shared).encode("utf-8")
-        except Exception as exc:  # noqa: BLE001 - a site's own template may fail in any way
-            failed.add(template_problem(exc, site_root, page.path))
-        progress.step()
-    if failed:
-        raise SiteError(failed.sorted())
-
-    records: dict[str, JobRecord] = {}
-    for job, job_pages, job_files in made:
-        for data in job_files:
-            files[data.path] = data.text.encode("utf-8")
-        records[job.name] = JobRecord(
-            job.key,
-            tuple(p.path for p in job_pages) + tuple(d.path for d in job_files),
-            tuple((p.route, p.lastmod) for p in job_pages if p.in_sitemap),
-            tuple(c.key for p in job_pages for c in p.charts),
-        )
+    files: dict[str, bytes | Kept] = dict(made.files)
+    records = dict(made.records)
     for name, record in kept.items():
         files.update((rel, KEPT) for rel in record.outputs)
         records[name] = record
@@ -130,7 +115,7 @@ def render_outputs(
     files["sitemap.xml"] = sitemap_xml(site.config.base_url, sitemap).encode()
     files["robots.txt"] = robots_txt(site.config.base_url).encode()
     files.update(asset_files(site_root))
-    return Rendered(files, problems, records, tuple(job.name for job, _, _ in made))
+    return Rendered(files, problems, records, tuple(job.name for job in to_make))
 
 
 def render_site(
@@ -170,8 +155,11 @@ def build(
         raise SiteError([Problem("--out", None, "", refused)], "nothing written")
     progress = progress or Progress()
     previous = Manifest.read(site_root, out) if use_cache else None
-    reuse = Reuse(JobCache.read(site_root, out), previous) if previous is not None else None
-    rendered = render_outputs(site_root, strict, use_cache, progress, reuse)
+    reuse = None
+    if previous is not None:
+        records = JobCache.read(site_root, out).records
+        reuse = Reuse(records, lambda rel: previous.intact(rel) is not None)
+    rendered = render_outputs(site_root, strict, use_cache, progress, reuse, parallel=True)
     progress.phase("write")
     if use_cache:
         JobCache.forget(site_root)
