@@ -447,7 +447,7 @@ def test_format_parquet_with_a_folder_writes_one_archive_named_after_what_runs_s
     assert pq.read_table(out / "deepseek-v4-pro-b200-fp4-8k1k.parquet").num_rows == 37
 
 
-def test_import_into_an_archive_keeps_its_runs_and_replaces_one_of_the_same_id(
+def test_import_into_an_archive_keeps_its_runs_and_merges_into_one_of_the_same_id(
     make_site,
 ) -> None:
     root = make_site(runs={})
@@ -462,8 +462,33 @@ def test_import_into_an_archive_keeps_its_runs_and_replaces_one_of_the_same_id(
     assert site is not None
     assert {run.id: [c.concurrency for c in run.configs] for run in site.runs} == {
         "lab-m1-g1-vllm-fp8-chat-2026-11-04": [1],  # kept
-        "lab-m1-g1-vllm-fp8-chat-2026-12-01": [1, 4],  # replaced: c4 alone, then c1 and c4
+        "lab-m1-g1-vllm-fp8-chat-2026-12-01": [1, 4],  # merged: c4 alone, then c1 and c4
     }
+
+
+def test_a_config_measured_differently_is_a_conflict_in_an_archive_too(
+    make_site, tmp_path: Path
+) -> None:
+    root = make_site(runs={})
+    target = root / "data/runs/lab.parquet"
+    assert import_(root, "vllm", *VLLM, "--out", target, *VLLM_OPTIONS).exit_code == 0
+    before = target.read_bytes()
+    rerun = json.loads(VLLM[1].read_text()) | {"median_tpot_ms": 21.0}
+    path = tmp_path / "c4-rerun.json"
+    path.write_text(json.dumps(rerun))
+    result = import_(root, "vllm", path, "--out", target, *VLLM_OPTIONS, "--date", "2026-11-04")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[0] == (
+        "data/runs/lab.parquet: row 2: tpot_ms_median: conflict (config gpus 2, concurrency 4): "
+        f"20 here, 21 in {path}:1; a measurement is never overwritten: fix or remove one of them"
+    )
+    assert target.read_bytes() == before
+    again = import_(root, "vllm", *VLLM, "--out", target, *VLLM_OPTIONS)
+    assert again.stdout.splitlines() == [
+        f"unchanged {target}",
+        "imported 2 configs into 1 record (2 already there)",
+    ]
+    assert target.read_bytes() == before
 
 
 def test_an_archive_with_problems_of_its_own_is_not_added_to(make_site) -> None:
