@@ -540,3 +540,31 @@ def test_a_matrix_run_does_not_go_into_an_archive(make_site) -> None:
     assert result.exit_code == 1
     assert "a matrix run (a context x concurrency grid) cannot go into a Parquet" in result.stderr
     assert not target.exists()
+
+
+def test_a_config_also_in_an_archive_is_pointed_at_by_its_row(make_site) -> None:
+    """Duplicate configs across files name an archive's place as a row, not configs[i]."""
+    record = sweep()
+    root = make_site(runs={"a/first.yaml": record})
+    (root / "data/runs/b").mkdir(parents=True)
+    (root / "data/runs/b/archive.parquet").write_bytes(archive(record))
+    warnings = [line for line in problem_lines(root) if "duplicate config" in line]
+    assert warnings and all(
+        re.match(
+            r"data/runs/b/archive\.parquet: row \d+: duplicate config: also measured in "
+            r"data/runs/a/first\.yaml configs\[\d\] on the same date \(warning\)",
+            w,
+        )
+        for w in warnings
+    ), warnings
+    (root / "data/runs/a/first.yaml").unlink()
+    (root / "data/runs/c.parquet").write_bytes(archive(record))  # c-... sorts after b/
+    warnings = [line for line in problem_lines(root) if "duplicate config" in line]
+    assert warnings and all(
+        re.search(
+            r"^data/runs/c\.parquet: row \d+: .*also measured in "
+            r"data/runs/b/archive\.parquet row \d+ on",
+            w,
+        )
+        for w in warnings
+    ), warnings

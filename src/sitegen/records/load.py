@@ -286,27 +286,46 @@ def _same_configs(runs: list[Run], table: ConfigTable) -> dict[tuple, list[tuple
     return groups
 
 
+class _Positions:
+    """The documents of runs a warning points into, read again (with positions) when asked."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.docs: dict[tuple[str, str], Document] = {}
+
+    def of(self, run: Run) -> Document:
+        if (run.path, run.id) not in self.docs:
+            if run.path.endswith(parquet.SUFFIX):
+                file_id = run_id(run.path.removeprefix(SiteLayout.RUNS_PREFIX))
+                records = parquet.read_archive(self.root / run.path, run.path, file_id, Problems())
+                for record in records:
+                    self.docs[(run.path, record.id)] = record.doc
+            else:
+                doc = read_document(self.root / run.path, run.path, Problems())
+                self.docs[(run.path, run.id)] = doc
+        return self.docs.get((run.path, run.id), EMPTY)
+
+
 def _cross_checks(
     root: Path, runs: list[Run], table: ConfigTable, known: dict, problems: Problems
 ) -> None:
     """Warnings that need more than one record: duplicate configs, GPUs without a price."""
     groups = _same_configs(runs, table)
-    lines: dict[str, Document] = {}
+    docs = _Positions(root)
     for places in groups.values():
         files = {run.path for run, _ in places}
         if len(files) > 1:
             first, i = places[0]
             for run, j in places[1:]:
                 if run.path != first.path:
-                    if run.path not in lines:  # positions only for a file with a problem
-                        lines[run.path] = read_document(root / run.path, run.path, Problems())
+                    doc, there = docs.of(run), docs.of(first)
                     problems.add(
                         Problem(
                             run.path,
-                            lines[run.path].line(("configs", j)),
-                            f"configs[{j}]",
-                            f"duplicate config: also measured in {first.path} configs[{i}] "
-                            "on the same date",
+                            doc.line(("configs", j)),
+                            doc.field_name(("configs", j)),
+                            f"duplicate config: also measured in {first.path} "
+                            f"{there.place_name(('configs', i))} on the same date",
                             WARNING,
                         )
                     )
