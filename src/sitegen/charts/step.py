@@ -14,7 +14,7 @@ from markupsafe import Markup
 
 from . import envelope_chart, frontier_chart
 from .axes import wants_log
-from .cache import ChartCache
+from .cache import ChartCache, chart_key
 from .envelope_chart import draw_envelopes
 from .frontier_chart import curve_label, draw_frontier
 from .history_chart import draw_history
@@ -47,6 +47,7 @@ class Chart:
     kind: str
     data: dict
     svg: Markup | None = None
+    key: str = ""  # its chart cache key, once drawn
 
     def __html__(self) -> str:
         if self.svg is None:
@@ -78,5 +79,7 @@ def draw_charts(
     """Draw every chart not drawn yet, each through the cache; `step` after each chart."""
     for chart in charts:
         if chart.svg is None:
-            chart.svg = Markup(cache.get_or_draw(chart.kind, chart.data, DRAW[chart.kind]))
+            chart.key = chart_key(chart.kind, chart.data)
+            svg = cache.get_or_draw(chart.kind, chart.data, DRAW[chart.kind], chart.key)
+            chart.svg = Markup(svg)
         step()

@@ -16,6 +16,9 @@ from .common import Identity, Measurement, Options, Reading, SiteError
 FILE_SAFE = re.compile(r"[^a-z0-9.-]+")
 
 
+Origin = tuple[str, int | None]  # a result file as the user named it, and a line of it
+
+
 @dataclass(frozen=True)
 class Planned:
     """A record about to be written, and where."""
@@ -23,6 +26,7 @@ class Planned:
     path: Path
     record: dict[str, Any]
     files: tuple[str, ...]  # the result files it came from
+    origins: tuple[Origin, ...] = ()  # where each of its configs came from, in their order
 
 
 @dataclass(frozen=True)

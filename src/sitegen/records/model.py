@@ -204,6 +204,7 @@ class Site:
     pricing: Pricing
     runs: tuple[Run, ...]
     table: Any = None  # columnar.ConfigTable: every sweep config, rows of each run together
+    digests: dict[str, str] = field(default_factory=dict)  # data file -> digest of its bytes
 
     @property
     def sweeps(self) -> list[SweepRun]:

@@ -21,7 +21,6 @@ from .model import (
     Tier,
     Workload,
 )
-from .problems import Problem
 from .yamlpos import Path_
 
 DEFAULT_TARGETS = (30, 50, 75, 100, 150, 200)
@@ -331,8 +330,7 @@ def _field(c: Checker, m: dict, path: Path_, spec: ConfigField, ok: bool) -> Any
 def _config(c: Checker, m: dict, path: Path_) -> SweepConfig | None:
     c.unknown_keys(m, path, CONFIG_FIELDS)
     status = c.choice(m, path, "status", STATUSES, default="ok")
-    before = c.failed
-    c.failed = False
+    errors_before = c.errors
     values = {spec.name: _field(c, m, path, spec, status == "ok") for spec in CONFIG_SPEC}
     tpot = values["tpot_ms"]
     if tpot is not None and "interactivity" in m:
@@ -351,9 +349,7 @@ def _config(c: Checker, m: dict, path: Path_) -> SweepConfig | None:
         values["throughput_per_gpu"],
         values["output_throughput_per_gpu"],
     )
-    bad = c.failed
-    c.failed = before or bad
-    if bad or values["gpus"] is None or values["concurrency"] is None:
+    if c.errors > errors_before or values["gpus"] is None or values["concurrency"] is None:
         return None
     return SweepConfig(status=status or "ok", **values)
 
@@ -589,11 +585,10 @@ def _check_grid(c: Checker, r: dict, cells: list[DecodeCell]) -> None:
     for context in contexts:
         for concurrency in concurrencies:
             if (context, concurrency) not in have:
-                c.failed = True
                 line = c.doc.line(("decode", row_of[context]))
                 message = (
                     f"missing cell: context {context}, concurrency {concurrency} "
                     f"(a grid needs every pair of its {len(contexts)} contexts and "
                     f"{len(concurrencies)} concurrencies)"
                 )
-                c.problems.add(Problem(c.file, line, "decode", message))
+                c.error_at(line, "decode", message)

@@ -29,10 +29,11 @@ class CompareView(View):
     description: str
 
 
-def compare_outputs(src: Sources) -> Iterator[tuple[Page, DataFile]]:
+def compared(src: Sources) -> Iterator[tuple[str, str, str]]:
+    """(model, GPU a, GPU b) of every comparison page: each two GPUs a model runs on."""
     for model in src.models:
         for a, b in itertools.combinations(src.gpus_of(model), 2):
-            yield compare_outputs_of(src, model, a, b)
+            yield model, a, b
 
 
 def compare_outputs_of(src: Sources, model: str, a: str, b: str) -> tuple[Page, DataFile]:
@@ -279,4 +280,4 @@ def description(src: Sources, model: str, sides: list[dict], workloads: list[dic
     return f"{text} {verdict(src, sides, workloads).striptags()}"
 
 
-__all__ = ["CompareView", "compare_outputs", "compare_outputs_of"]
+__all__ = ["CompareView", "compare_outputs_of", "compared"]
