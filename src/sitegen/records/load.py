@@ -16,7 +16,7 @@ from ..layout import SiteLayout
 from . import columnar, parquet, schema
 from .checker import SLUG, Checker
 from .columnar import ConfigTable
-from .model import Run, Site, SweepRun
+from .model import Catalogs, Run, Site, SweepRun
 from .parsecache import MISSING, ParseCache
 from .problems import WARNING, Problem, Problems
 from .yamlpos import Document, ParseError, decode, parse
@@ -75,9 +75,7 @@ def run_id(rel_to_runs: str) -> str:
     return stem.replace("/", "-")
 
 
-def catalogs(
-    root: Path, problems: Problems, digests: dict[str, str] | None = None
-) -> dict[str, Any]:
+def catalogs(root: Path, problems: Problems, digests: dict[str, str] | None = None) -> Catalogs:
     """models, GPUs, workloads, pricing and sitegen.yaml, checked; their digests into `digests`."""
 
     def checked(rel: str, fn, *args):
@@ -86,18 +84,16 @@ def catalogs(
         told = problems if doc is not EMPTY else Problems()
         return fn(Checker(rel, doc, told), doc.data, *args)
 
-    out: dict[str, Any] = {
-        "models": checked("data/models.yaml", schema.models),
-        "gpus": checked("data/gpus.yaml", schema.gpus),
-        "workloads": checked("data/workloads.yaml", schema.workloads),
-    }
-    out["pricing"] = checked("data/pricing.yaml", schema.pricing, out["gpus"])
-    out["config"] = checked(SiteLayout.CONFIG, schema.site_config, out["workloads"], out["pricing"])
-    return out
+    models = checked("data/models.yaml", schema.models)
+    gpus = checked("data/gpus.yaml", schema.gpus)
+    workloads = checked("data/workloads.yaml", schema.workloads)
+    pricing = checked("data/pricing.yaml", schema.pricing, gpus)
+    config = checked(SiteLayout.CONFIG, schema.site_config, workloads, pricing)
+    return Catalogs(models, gpus, workloads, pricing, config)
 
 
 def check_run(
-    data: Any, doc: Document, rel: str, rid: str, known: dict, problems: Problems
+    data: Any, doc: Document, rel: str, rid: str, known: Catalogs, problems: Problems
 ) -> Run | None:
     """One run record, of either kind; None when it has errors (they go into problems)."""
     c = Checker(rel, doc, problems)
@@ -173,7 +169,7 @@ def _plain_sweep(data: Any, rid: str) -> bool:
 
 def load_runs(
     root: Path,
-    known: dict,
+    known: Catalogs,
     problems: Problems,
     digests: dict[str, str] | None = None,
     parsed: ParseCache | None = None,
@@ -242,7 +238,7 @@ def archive_runs(
     source: Path | bytes,
     rel: str,
     file_id: str,
-    known: dict,
+    known: Catalogs,
     ids: dict[str, str],
     problems: Problems,
 ) -> list[Run]:
@@ -307,7 +303,7 @@ class _Positions:
 
 
 def _cross_checks(
-    root: Path, runs: list[Run], table: ConfigTable, known: dict, problems: Problems
+    root: Path, runs: list[Run], table: ConfigTable, known: Catalogs, problems: Problems
 ) -> None:
     """Warnings that need more than one record: duplicate configs, GPUs without a price."""
     groups = _same_configs(runs, table)
@@ -329,7 +325,7 @@ def _cross_checks(
                             WARNING,
                         )
                     )
-    priced = known["pricing"].prices
+    priced = known.pricing.prices
     for gpu in sorted({run.gpu for run in runs}):
         if gpu not in priced:
             problems.add(
@@ -377,11 +373,11 @@ def load_site(root: Path | str, use_cache: bool = False) -> tuple[Site | None, P
         return None, problems
     site = Site(
         root=str(root),
-        config=known["config"],
-        models=known["models"],
-        gpus=known["gpus"],
-        workloads=known["workloads"],
-        pricing=known["pricing"],
+        config=known.config,
+        models=known.models,
+        gpus=known.gpus,
+        workloads=known.workloads,
+        pricing=known.pricing,
         runs=tuple(sorted(runs, key=lambda r: (r.date, r.id))),
         table=table,
         digests=digests,
