@@ -22,6 +22,9 @@ from .problems import WARNING, Problem, Problems
 from .yamlpos import Document, ParseError, decode, parse
 
 EMPTY = Document({})
+# plain sweeps are screened this many files at a time: all of a big site's parsed documents at
+# once would take gigabytes; the table holds their configs in a fraction of that
+SCREEN_FILES = 256
 
 
 def file_digest(raw: bytes) -> str:
@@ -180,7 +183,28 @@ def load_runs(
     other record, goes through the exact checker, which words each problem and finds its line.
     """
     runs: list[Run] = []
-    plain: list[tuple[str, str, Document]] = []
+    plain: list[tuple[str, str, Document]] = []  # waiting for the screen, SCREEN_FILES at most
+    clean: list[tuple[str, str, dict, int]] = []  # (rel, id, run fields, configs) in the table
+    parts: list[dict[str, np.ndarray]] = []  # their columns, a part per batch
+
+    def screen_batch() -> None:
+        """Screen the waiting sweeps together; their documents are dropped afterwards."""
+        screened = columnar.screen([doc.data["configs"] for _, _, doc in plain])
+        good: list[int] = []
+        for k, (rel, rid, doc) in enumerate(plain):
+            if k in screened.flagged:
+                if (run := check_run(doc.data, doc, rel, rid, known, problems)) is not None:
+                    runs.append(run)
+                continue
+            c = Checker(rel, doc, problems)
+            fields = schema.sweep_fields(c, doc.data, known)
+            if not c.failed:
+                good.append(k)
+                clean.append((rel, rid, fields, len(doc.data["configs"])))
+        keep = np.isin(screened.owner, good)
+        parts.append({name: col[keep] for name, col in screened.columns.items()})
+        plain.clear()
+
     ids: dict[str, str] = {}
     files = run_files(root, ids, problems)
     for path, rel, rid in files:
@@ -199,28 +223,18 @@ def load_runs(
             continue
         if _plain_sweep(doc.data, rid):
             plain.append((rel, rid, doc))
+            if len(plain) >= SCREEN_FILES:
+                screen_batch()
         elif (run := check_run(doc.data, doc, rel, rid, known, problems)) is not None:
             runs.append(run)
-    screened = columnar.screen([doc.data["configs"] for _, _, doc in plain])
-    clean: list[tuple[int, str, str, dict]] = []
-    for k, (rel, rid, doc) in enumerate(plain):
-        if k in screened.flagged:
-            if (run := check_run(doc.data, doc, rel, rid, known, problems)) is not None:
-                runs.append(run)
-            continue
-        c = Checker(rel, doc, problems)
-        fields = schema.sweep_fields(c, doc.data, known)
-        if not c.failed:
-            clean.append((k, rel, rid, fields))
-    keep = np.isin(screened.owner, [k for k, *_ in clean])
-    parts = [{name: col[keep] for name, col in screened.columns.items()}]
+    screen_batch()
     # sweeps the exact checker built: their configs follow the screened ones in the table
     checked = [(i, r) for i, r in enumerate(runs) if isinstance(r, SweepRun)]
     parts += [columnar.columns_of(r.configs) for _, r in checked]
     table = columnar.ConfigTable.concat(parts)
     start = 0
-    for k, rel, rid, fields in clean:
-        stop = start + len(plain[k][2].data["configs"])
+    for rel, rid, fields, count in clean:
+        stop = start + count
         rows = columnar.ConfigRows(table, start, stop)
         runs.append(SweepRun(id=rid, path=rel, kind="sweep", configs=rows, **fields))
         start = stop
