@@ -17,7 +17,7 @@ from pathlib import Path
 from types import ModuleType
 
 from ..layout import SiteLayout
-from ..records import Problem, Problems, SiteError
+from ..records import Catalogs, Problem, Problems, SiteError
 from ..records.load import catalogs
 from . import aiperf, guidellm, inferencex, llm_inference_bench, llmperf, lmx, sglang, vllm
 from .assemble import plan_records
@@ -133,7 +133,7 @@ def import_results(
     )
 
 
-def site_catalogs(site_root: Path) -> tuple[dict, Problems]:
+def site_catalogs(site_root: Path) -> tuple[Catalogs, Problems]:
     """The site's catalogs (models, GPUs, workloads...), which must themselves be sound."""
     problems = Problems()
     if reason := SiteLayout(site_root).missing():

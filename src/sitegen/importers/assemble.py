@@ -8,7 +8,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from ..records import Problem
+from ..records import Catalogs, Problem
 from ..records.schema import CONFIG_FIELDS
 from .common import Identity, Measurement, Options, Reading, SiteError
 from .matrix import plan_matrix
@@ -86,7 +86,7 @@ def _configs(
 SWEEP_WIDE = ("model", "gpu", "engine", "precision", "isl", "osl")
 
 
-def _sameness(name: str, value: Any, options: Options, known: dict) -> Any:
+def _sameness(name: str, value: Any, options: Options, known: Catalogs | None) -> Any:
     """What two files must share for one sweep: nothing where an option decides, else the
     slug a model or GPU name finds (a local path and an hf_id may name one model)."""
     given = {
@@ -100,12 +100,12 @@ def _sameness(name: str, value: Any, options: Options, known: dict) -> Any:
     if given.get(name):
         return None
     if name in ("model", "gpu") and known:
-        return match(value, known[f"{name}s"]) or value
+        return match(value, getattr(known, f"{name}s")) or value
     return value.strip().lower() if isinstance(value, str) else value
 
 
 def one_sweep(
-    measurements: list[Measurement], options: Options | None = None, known: dict | None = None
+    measurements: list[Measurement], options: Options | None = None, known: Catalogs | None = None
 ) -> Measurement:
     """A stand-in carrying what the files of one sweep say together; they must not disagree.
 
@@ -118,7 +118,7 @@ def one_sweep(
         said = {getattr(m.identity, name): m.file for m in measurements}
         said.pop(None, None)
         if name in SWEEP_WIDE:
-            kinds = {_sameness(name, value, options, known or {}) for value in said}
+            kinds = {_sameness(name, value, options, known) for value in said}
             if len(kinds) > 1:
                 listing = ", ".join(f"{v} in {Path(file).name}" for v, file in said.items())
                 raise SiteError(
@@ -161,7 +161,7 @@ def plan_records(
     fmt: str,
     readings: list[Reading],
     options: Options,
-    known: dict,
+    known: Catalogs,
     out: Path,
     site: Path,
     suffix: str = ".yaml",

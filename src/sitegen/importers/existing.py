@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from ..records import Problem, Problems, SiteError, check_run, parquet
+from ..records import Catalogs, Problem, Problems, SiteError, check_run, parquet
 from ..records.load import read_document
 from ..records.problems import Row, describe
 from ..records.yamlpos import Document, field_name
@@ -20,7 +20,7 @@ REFUSED = (
 
 
 def merge_into_file(
-    item: Planned, rel: str, rid: str, known: dict, problems: Problems
+    item: Planned, rel: str, rid: str, known: Catalogs, problems: Problems
 ) -> tuple[Planned, Merged]:
     """The planned record merged into the YAML or JSON record at its path, if there is one."""
     doc = None

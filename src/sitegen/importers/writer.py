@@ -20,7 +20,7 @@ from typing import Any
 import yaml
 
 from ..layout import SiteLayout
-from ..records import Problem, Problems, check_run, parquet, run_id
+from ..records import Catalogs, Problem, Problems, check_run, parquet, run_id
 from ..records.load import archive_runs
 from ..records.yamlpos import parse
 from .common import SiteError
@@ -192,7 +192,7 @@ class Checked:
 
 
 def check_records(
-    planned: list[Planned], known: dict, site_root: Path, problems: Problems
+    planned: list[Planned], known: Catalogs, site_root: Path, problems: Problems
 ) -> Checked:
     """Merge each record into the one already at its path, then run the build's checks on
     it; SiteError if any has an error or a conflict."""

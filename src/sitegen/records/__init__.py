@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .model import (
+    Catalogs,
     DecodeCell,
     Gpu,
     Latency,
@@ -34,6 +35,7 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
+    "Catalogs",
     "DecodeCell",
     "Gpu",
     "Latency",

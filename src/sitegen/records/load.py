@@ -16,12 +16,15 @@ from ..layout import SiteLayout
 from . import columnar, parquet, schema
 from .checker import SLUG, Checker
 from .columnar import ConfigTable
-from .model import Run, Site, SweepRun
+from .model import Catalogs, Run, Site, SweepRun
 from .parsecache import MISSING, ParseCache
 from .problems import WARNING, Problem, Problems
 from .yamlpos import Document, ParseError, decode, parse
 
 EMPTY = Document({})
+# plain sweeps are screened this many files at a time: all of a big site's parsed documents at
+# once would take gigabytes; the table holds their configs in a fraction of that
+SCREEN_FILES = 256
 
 
 def file_digest(raw: bytes) -> str:
@@ -75,9 +78,7 @@ def run_id(rel_to_runs: str) -> str:
     return stem.replace("/", "-")
 
 
-def catalogs(
-    root: Path, problems: Problems, digests: dict[str, str] | None = None
-) -> dict[str, Any]:
+def catalogs(root: Path, problems: Problems, digests: dict[str, str] | None = None) -> Catalogs:
     """models, GPUs, workloads, pricing and sitegen.yaml, checked; their digests into `digests`."""
 
     def checked(rel: str, fn, *args):
@@ -86,18 +87,16 @@ def catalogs(
         told = problems if doc is not EMPTY else Problems()
         return fn(Checker(rel, doc, told), doc.data, *args)
 
-    out: dict[str, Any] = {
-        "models": checked("data/models.yaml", schema.models),
-        "gpus": checked("data/gpus.yaml", schema.gpus),
-        "workloads": checked("data/workloads.yaml", schema.workloads),
-    }
-    out["pricing"] = checked("data/pricing.yaml", schema.pricing, out["gpus"])
-    out["config"] = checked(SiteLayout.CONFIG, schema.site_config, out["workloads"], out["pricing"])
-    return out
+    models = checked("data/models.yaml", schema.models)
+    gpus = checked("data/gpus.yaml", schema.gpus)
+    workloads = checked("data/workloads.yaml", schema.workloads)
+    pricing = checked("data/pricing.yaml", schema.pricing, gpus)
+    config = checked(SiteLayout.CONFIG, schema.site_config, workloads, pricing)
+    return Catalogs(models, gpus, workloads, pricing, config)
 
 
 def check_run(
-    data: Any, doc: Document, rel: str, rid: str, known: dict, problems: Problems
+    data: Any, doc: Document, rel: str, rid: str, known: Catalogs, problems: Problems
 ) -> Run | None:
     """One run record, of either kind; None when it has errors (they go into problems)."""
     c = Checker(rel, doc, problems)
@@ -173,7 +172,7 @@ def _plain_sweep(data: Any, rid: str) -> bool:
 
 def load_runs(
     root: Path,
-    known: dict,
+    known: Catalogs,
     problems: Problems,
     digests: dict[str, str] | None = None,
     parsed: ParseCache | None = None,
@@ -184,7 +183,28 @@ def load_runs(
     other record, goes through the exact checker, which words each problem and finds its line.
     """
     runs: list[Run] = []
-    plain: list[tuple[str, str, Document]] = []
+    plain: list[tuple[str, str, Document]] = []  # waiting for the screen, SCREEN_FILES at most
+    clean: list[tuple[str, str, dict, int]] = []  # (rel, id, run fields, configs) in the table
+    parts: list[dict[str, np.ndarray]] = []  # their columns, a part per batch
+
+    def screen_batch() -> None:
+        """Screen the waiting sweeps together; their documents are dropped afterwards."""
+        screened = columnar.screen([doc.data["configs"] for _, _, doc in plain])
+        good: list[int] = []
+        for k, (rel, rid, doc) in enumerate(plain):
+            if k in screened.flagged:
+                if (run := check_run(doc.data, doc, rel, rid, known, problems)) is not None:
+                    runs.append(run)
+                continue
+            c = Checker(rel, doc, problems)
+            fields = schema.sweep_fields(c, doc.data, known)
+            if not c.failed:
+                good.append(k)
+                clean.append((rel, rid, fields, len(doc.data["configs"])))
+        keep = np.isin(screened.owner, good)
+        parts.append({name: col[keep] for name, col in screened.columns.items()})
+        plain.clear()
+
     ids: dict[str, str] = {}
     files = run_files(root, ids, problems)
     for path, rel, rid in files:
@@ -203,28 +223,18 @@ def load_runs(
             continue
         if _plain_sweep(doc.data, rid):
             plain.append((rel, rid, doc))
+            if len(plain) >= SCREEN_FILES:
+                screen_batch()
         elif (run := check_run(doc.data, doc, rel, rid, known, problems)) is not None:
             runs.append(run)
-    screened = columnar.screen([doc.data["configs"] for _, _, doc in plain])
-    clean: list[tuple[int, str, str, dict]] = []
-    for k, (rel, rid, doc) in enumerate(plain):
-        if k in screened.flagged:
-            if (run := check_run(doc.data, doc, rel, rid, known, problems)) is not None:
-                runs.append(run)
-            continue
-        c = Checker(rel, doc, problems)
-        fields = schema.sweep_fields(c, doc.data, known)
-        if not c.failed:
-            clean.append((k, rel, rid, fields))
-    keep = np.isin(screened.owner, [k for k, *_ in clean])
-    parts = [{name: col[keep] for name, col in screened.columns.items()}]
+    screen_batch()
     # sweeps the exact checker built: their configs follow the screened ones in the table
     checked = [(i, r) for i, r in enumerate(runs) if isinstance(r, SweepRun)]
     parts += [columnar.columns_of(r.configs) for _, r in checked]
     table = columnar.ConfigTable.concat(parts)
     start = 0
-    for k, rel, rid, fields in clean:
-        stop = start + len(plain[k][2].data["configs"])
+    for rel, rid, fields, count in clean:
+        stop = start + count
         rows = columnar.ConfigRows(table, start, stop)
         runs.append(SweepRun(id=rid, path=rel, kind="sweep", configs=rows, **fields))
         start = stop
@@ -242,7 +252,7 @@ def archive_runs(
     source: Path | bytes,
     rel: str,
     file_id: str,
-    known: dict,
+    known: Catalogs,
     ids: dict[str, str],
     problems: Problems,
 ) -> list[Run]:
@@ -307,7 +317,7 @@ class _Positions:
 
 
 def _cross_checks(
-    root: Path, runs: list[Run], table: ConfigTable, known: dict, problems: Problems
+    root: Path, runs: list[Run], table: ConfigTable, known: Catalogs, problems: Problems
 ) -> None:
     """Warnings that need more than one record: duplicate configs, GPUs without a price."""
     groups = _same_configs(runs, table)
@@ -329,7 +339,7 @@ def _cross_checks(
                             WARNING,
                         )
                     )
-    priced = known["pricing"].prices
+    priced = known.pricing.prices
     for gpu in sorted({run.gpu for run in runs}):
         if gpu not in priced:
             problems.add(
@@ -377,11 +387,11 @@ def load_site(root: Path | str, use_cache: bool = False) -> tuple[Site | None, P
         return None, problems
     site = Site(
         root=str(root),
-        config=known["config"],
-        models=known["models"],
-        gpus=known["gpus"],
-        workloads=known["workloads"],
-        pricing=known["pricing"],
+        config=known.config,
+        models=known.models,
+        gpus=known.gpus,
+        workloads=known.workloads,
+        pricing=known.pricing,
         runs=tuple(sorted(runs, key=lambda r: (r.date, r.id))),
         table=table,
         digests=digests,

@@ -193,6 +193,17 @@ class SiteConfig:
 
 
 @dataclass(frozen=True)
+class Catalogs:
+    """data/models.yaml, gpus.yaml, workloads.yaml, pricing.yaml and sitegen.yaml, checked."""
+
+    models: dict[str, Model]
+    gpus: dict[str, Gpu]
+    workloads: dict[str, Workload]
+    pricing: Pricing
+    config: SiteConfig
+
+
+@dataclass(frozen=True)
 class Site:
     """Everything a build reads, checked."""
 

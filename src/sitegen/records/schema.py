@@ -8,6 +8,7 @@ from typing import Any
 from .checker import MISSING, Checker
 from .model import (
     CanonicalResult,
+    Catalogs,
     DecodeCell,
     Gpu,
     Latency,
@@ -283,13 +284,13 @@ CONFIG_KEY = (
 )
 
 
-def _run_fields(c: Checker, r: dict, catalogs: dict) -> dict:
+def _run_fields(c: Checker, r: dict, catalogs: Catalogs) -> dict:
     return dict(
         source=c.string(r, (), "source"),
         url=c.string(r, (), "url", required=False),
         date=c.date(r, (), "date"),
-        model=c.ref(r, (), "model", catalogs["models"], "data/models.yaml"),
-        gpu=c.ref(r, (), "gpu", catalogs["gpus"], "data/gpus.yaml"),
+        model=c.ref(r, (), "model", catalogs.models, "data/models.yaml"),
+        gpu=c.ref(r, (), "gpu", catalogs.gpus, "data/gpus.yaml"),
         engine=c.string(r, (), "engine"),
         engine_version=c.string(r, (), "engine_version", required=False),
         precision=c.string(r, (), "precision"),
@@ -384,15 +385,15 @@ def _config_key(config: SweepConfig) -> tuple:
     return tuple(getattr(config, name) for name in CONFIG_KEY)
 
 
-def sweep_fields(c: Checker, r: dict, catalogs: dict) -> dict:
+def sweep_fields(c: Checker, r: dict, catalogs: Catalogs) -> dict:
     """A sweep record's own fields (all but its configs), checked."""
     c.unknown_keys(r, (), SWEEP_FIELDS)
     fields = _run_fields(c, r, catalogs)
-    fields["workload"] = c.ref(r, (), "workload", catalogs["workloads"], "data/workloads.yaml")
+    fields["workload"] = c.ref(r, (), "workload", catalogs.workloads, "data/workloads.yaml")
     return fields
 
 
-def sweep(c: Checker, r: dict, run_id: str, rel: str, catalogs: dict) -> SweepRun | None:
+def sweep(c: Checker, r: dict, run_id: str, rel: str, catalogs: Catalogs) -> SweepRun | None:
     fields = sweep_fields(c, r, catalogs)
     raw = r.get("configs")
     configs: list[SweepConfig] = []
@@ -477,7 +478,7 @@ def _decode(c: Checker, m: dict, path: Path_) -> DecodeCell | None:
     return DecodeCell(*values) if None not in values else None
 
 
-def matrix(c: Checker, r: dict, run_id: str, rel: str, catalogs: dict) -> MatrixRun | None:
+def matrix(c: Checker, r: dict, run_id: str, rel: str, catalogs: Catalogs) -> MatrixRun | None:
     c.unknown_keys(r, (), MATRIX_FIELDS)
     fields = _run_fields(c, r, catalogs)
     gpus = c.integer(r, (), "gpus")
@@ -498,7 +499,7 @@ def matrix(c: Checker, r: dict, run_id: str, rel: str, catalogs: dict) -> Matrix
     title = c.string(r, (), "title", required=False)
     if c.failed:
         return None
-    model = catalogs["models"][fields["model"]]
+    model = catalogs.models[fields["model"]]
     title = title or f"{model.name} on {fields['engine']}, measured with {fields['source']}"
     return MatrixRun(
         id=run_id,

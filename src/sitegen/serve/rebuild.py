@@ -34,7 +34,7 @@ class BuildReport:
 def base_path(site_root: Path) -> str:
     """The URL path of base_url ("/leaderboard/"), where the site is served: read from the
     config as the build checks it; "/" when it has none."""
-    config = catalogs(site_root, Problems())["config"]
+    config = catalogs(site_root, Problems()).config
     try:
         path = urlsplit(config.base_url).path
     except ValueError:
