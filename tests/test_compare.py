@@ -158,6 +158,7 @@ def test_comparisons_are_linked_from_gpu_pairs_and_model_pages(built):
     html = built["compare/g1-vs-g3/m1/index.html"].decode()
     for href in ("../../../models/m1/g1/", "../../../models/m1/g3/", "../../../models/m1/"):
         assert f'href="{href}"' in html
+    assert "Measured by Lab." in _plain(html)
 
 
 def test_one_side_below_the_headline_target(make_site):

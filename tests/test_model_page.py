@@ -190,3 +190,4 @@ def test_model_page_links_every_comparison_once(built):
         "../../compare/g2-vs-g3/m1/",
     ]
     assert ("../../compare/g1-vs-g3/m1/", "GPU One vs GPU Three") in links
+    assert "Measured by Lab." in html_text(html)  # the source of the runs, credited

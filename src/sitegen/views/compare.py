@@ -13,6 +13,7 @@ from markupsafe import Markup
 from .. import display
 from ..charts import Chart, envelope_chart_data
 from ..datafiles import compare_json, pair_route, to_json
+from ..importers.credits import Credit, credits_for
 from ..standings import Pairing, pairings
 from ..tables import WorkloadSummary
 from .page import DataFile, Page, Quote, View
@@ -27,6 +28,7 @@ class CompareView(View):
     workloads: list[dict]  # per workload either side measured, the default first
     quote: Quote
     description: str
+    credits: list[Credit]  # who measured the runs behind it
 
 
 def compared(src: Sources) -> Iterator[tuple[str, str, str]]:
@@ -67,6 +69,7 @@ def compare_outputs_of(src: Sources, model: str, a: str, b: str) -> tuple[Page, 
         workloads=workloads,
         quote=src.quote,
         description=description(src, model, sides, workloads),
+        credits=credits_for(r.source for g in (a, b) for r in src.runs_of.get((model, g), [])),
     )
     title = f"{m.name}: {site.gpus[a].name} vs {site.gpus[b].name}"
     route = compare_route(a, b, model)

@@ -12,6 +12,7 @@ from .. import display, frontier
 from ..charts import Chart, envelope_chart_data
 from ..charts.series import strongest
 from ..datafiles import model_json, pair_route, to_json
+from ..importers.credits import Credit, credits_for
 from ..standings import Field
 from .page import DataFile, Page, Quote, View
 from .sources import Sources, compare_route
@@ -27,6 +28,7 @@ class ModelView(View):
     matrix_only: list[dict]  # GPUs with matrix runs only: gpu, route
     compare: list[dict]  # per GPU: gpu, links [(other GPU, route)]
     description: str
+    credits: list[Credit]  # who measured the runs behind it
 
 
 def model_outputs(src: Sources, model: str) -> tuple[Page, DataFile]:
@@ -54,6 +56,7 @@ def model_page(src: Sources, model: str, fields: list[Field]) -> Page:
             src, model, ranked + [g for g in src.gpus_of(model) if g not in ranked]
         ),
         description=description(src, model, fields),
+        credits=credits_for(r.source for g in src.gpus_of(model) for r in src.runs_of[(model, g)]),
     )
     charts = tuple(w["chart"] for w in workloads)
     return Page(f"models/{model}/", "model.html", f"{m.name} on every GPU", view, charts=charts)
