@@ -41,6 +41,7 @@ class Field:
     summaries: dict[str, WorkloadSummary]
     envelopes: dict[str, Envelope]
     rungs: tuple[Rung, ...]
+    headline: Rung  # at the headline target (which need not be a rung of the ladder)
     leaders: tuple[str, ...]  # the GPUs that are the best somewhere, widest range first
     best_where: tuple[tuple[str, float, float], ...]  # (gpu, from, to) tokens/s per user
 
@@ -95,6 +96,8 @@ def field(
     for target in targets:
         rows = {g: _row_at(summaries[g], target) for g in gpus}
         rungs.append(Rung(target, _best(rows), _cheapest(rows, tiers), rows))
+    heads = {g: summaries[g].headline for g in gpus}
+    headline = Rung(heads[gpus[0]].target, _best(heads), _cheapest(heads, tiers), heads)
     ordered = [envelopes[g] for g in gpus]
     values: list[Callable[[float], float | None]] = [e.value_at for e in ordered]
     knots = [p.interactivity for e in ordered for p in e.points()]
@@ -106,6 +109,7 @@ def field(
         summaries=dict(summaries),
         envelopes=dict(envelopes),
         rungs=tuple(rungs),
+        headline=headline,
         leaders=tuple(gpus[i] for i in leaders(found)),
         best_where=tuple((gpus[s.curve], s.start, s.end) for s in found),
     )

@@ -7,8 +7,6 @@ user, labelled with the engine and precision that give it (the model and compari
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Sequence
 
 from .. import frontier
@@ -34,9 +32,11 @@ from .svg import (
     TEXT,
     Scale,
     axes,
+    chart_id,
     marker,
     nice_ticks,
     num,
+    svg_start,
     text,
     tick_label,
     tooltip,
@@ -204,8 +204,7 @@ def x_values(data: dict) -> list[float]:
 
 def draw_envelopes(data: dict) -> str:
     """The chart as an <svg> element for inline use in a page."""
-    digest = hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:10]
-    chart_id = f"ec-{digest}"
+    chart = chart_id("ec", data)
     all_series = data["series"]
     found = styles(len(all_series), data["strong"])
     legend, legend_height = svg_legend(
@@ -222,15 +221,10 @@ def draw_envelopes(data: dict) -> str:
     y_ticks = nice_ticks(max(peaks) * 1.05)
     y = Scale(0, y_ticks[-1], HEIGHT - BOTTOM, top)
     title, desc = _describe(data, x_axis.log)
-    out = [
-        f'<svg id="{chart_id}" class="chart envelope-chart" xmlns="http://www.w3.org/2000/svg" '
-        f'viewBox="0 0 {WIDTH} {HEIGHT}" width="{WIDTH}" height="{HEIGHT}" role="group" '
-        f'aria-labelledby="{chart_id}-title" aria-describedby="{chart_id}-desc" '
-        f'data-x-scale="{"log" if x_axis.log else "linear"}">',
-        f'<title id="{chart_id}-title">{text(title)}</title>',
-        f'<desc id="{chart_id}-desc">{text(desc)}</desc>',
-        f'<rect width="{WIDTH}" height="{HEIGHT}" fill="#ffffff"/>',
-    ]
+    scale = "log" if x_axis.log else "linear"
+    out = svg_start(
+        chart, "envelope-chart", (WIDTH, HEIGHT), title, desc, f' data-x-scale="{scale}"'
+    )
     out += axes(x, y, x_axis.ticks, y_ticks, tick_label, tick_label)
     out.append(f'<g {FONT} font-size="12.5" fill="{TEXT}">')
     out += axis_titles(x_title(x_axis.log), "Best tokens/s per GPU (input + output)", top)
@@ -286,7 +280,7 @@ def draw_envelopes(data: dict) -> str:
             index += 1
     out += tips
     out.append("</g>")
-    out.append(tooltip_css(chart_id, index))
+    out.append(tooltip_css(chart, index))
     out.append("</svg>")
     return "\n".join(out)
 

@@ -6,9 +6,6 @@
 
 from __future__ import annotations
 
-import hashlib
-import json
-
 from .. import frontier
 from ..display import engine_name, latency, precision_name, rate, tokens
 from ..records import Site, SweepRun
@@ -22,9 +19,11 @@ from .svg import (
     TEXT,
     Scale,
     axes,
+    chart_id,
     marker,
     nice_ticks,
     num,
+    svg_start,
     text,
     tick_label,
     tooltip,
@@ -214,8 +213,7 @@ def x_values(data: dict) -> list[float]:
 
 def draw_frontier(data: dict) -> str:
     """The chart as an <svg> element for inline use in a page."""
-    digest = hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:10]
-    chart_id = f"fc-{digest}"
+    chart = chart_id("fc", data)
     curves = data["curves"]
     found = styles(len(curves), data["strong"])
     legend, legend_height = svg_legend(
@@ -228,15 +226,10 @@ def draw_frontier(data: dict) -> str:
     y_ticks = nice_ticks(max(p["throughput_per_gpu"] for p in all_points) * 1.05, 5)
     y = Scale(0, y_ticks[-1], HEIGHT - BOTTOM, top)
     title, desc = _describe(data, x_axis.log)
-    out = [
-        f'<svg id="{chart_id}" class="chart frontier-chart" xmlns="http://www.w3.org/2000/svg" '
-        f'viewBox="0 0 {WIDTH} {HEIGHT}" width="{WIDTH}" height="{HEIGHT}" role="group" '
-        f'aria-labelledby="{chart_id}-title" aria-describedby="{chart_id}-desc" '
-        f'data-x-scale="{"log" if x_axis.log else "linear"}">',
-        f'<title id="{chart_id}-title">{text(title)}</title>',
-        f'<desc id="{chart_id}-desc">{text(desc)}</desc>',
-        f'<rect width="{WIDTH}" height="{HEIGHT}" fill="#ffffff"/>',
-    ]
+    scale = "log" if x_axis.log else "linear"
+    out = svg_start(
+        chart, "frontier-chart", (WIDTH, HEIGHT), title, desc, f' data-x-scale="{scale}"'
+    )
     out += axes(x, y, x_axis.ticks, y_ticks, tick_label, tick_label)
     out.append(f'<g {FONT} font-size="12.5" fill="{TEXT}">')
     out += axis_titles(x_title(x_axis.log), "Tokens/s per GPU (input + output)", top)
@@ -300,7 +293,7 @@ def draw_frontier(data: dict) -> str:
             index += 1
     out += tips
     out.append("</g>")
-    out.append(tooltip_css(chart_id, index))
+    out.append(tooltip_css(chart, index))
     out.append("</svg>")
     return "\n".join(out)
 

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
-import json
 
 from ..display import rate, tokens
 from ..records import Site
@@ -17,9 +15,11 @@ from .svg import (
     TEXT,
     Scale,
     axes,
+    chart_id,
     marker,
     nice_ticks,
     num,
+    svg_start,
     text,
     tick_label,
     tooltip,
@@ -92,8 +92,7 @@ def series_index(data: dict, curve: dict) -> int:
 
 
 def draw_history(data: dict) -> str:
-    digest = hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:10]
-    chart_id = f"hc-{digest}"
+    chart = chart_id("hc", data)
     curves = data["curves"]
     found = styles(len(data["order"]), data["strong"], data["palette"])
     labels = [curve_label({"engine": e, "precision": p}) for e, p in data["order"]]
@@ -118,14 +117,7 @@ def draw_history(data: dict) -> str:
         + ", ".join(f"{d} {tokens(v) if v is not None else 'not reached'}" for d, v in c["points"])
         for c in curves
     )
-    out = [
-        f'<svg id="{chart_id}" class="chart history-chart" xmlns="http://www.w3.org/2000/svg" '
-        f'viewBox="0 0 {WIDTH} {HEIGHT}" width="{WIDTH}" height="{HEIGHT}" role="group" '
-        f'aria-labelledby="{chart_id}-title" aria-describedby="{chart_id}-desc">',
-        f'<title id="{chart_id}-title">{text(title)}</title>',
-        f'<desc id="{chart_id}-desc">{text(desc)}.</desc>',
-        f'<rect width="{WIDTH}" height="{HEIGHT}" fill="#ffffff"/>',
-    ]
+    out = svg_start(chart, "history-chart", (WIDTH, HEIGHT), title, desc + ".")
     ticks = date_ticks(x, 0, WIDTH)
     labels_at = dict(ticks)
     out += axes(x, y, [d for d, _ in ticks], y_ticks, lambda d: labels_at[d], tick_label)
@@ -169,7 +161,7 @@ def draw_history(data: dict) -> str:
     out.append('<g class="points">')
     out += points + tips
     out.append("</g>")
-    out.append(tooltip_css(chart_id, index))
+    out.append(tooltip_css(chart, index))
     out.append("</svg>")
     return "\n".join(out)
 

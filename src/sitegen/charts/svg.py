@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 from dataclasses import dataclass
 from xml.sax.saxutils import escape, quoteattr
@@ -134,6 +136,28 @@ def axes(x: Scale, y: Scale, x_ticks: list[float], y_ticks: list[float], x_fmt, 
     )
     out.append("</g>")
     return out
+
+
+def chart_id(prefix: str, data: object) -> str:
+    """A chart's element id, from its data: stable between builds, apart between charts."""
+    digest = hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:10]
+    return f"{prefix}-{digest}"
+
+
+def svg_start(
+    chart: str, kind: str, size: tuple[int, int], title: str, desc: str, attrs: str = ""
+) -> list[str]:
+    """The opening of a chart: the <svg> element named by its title and description, and a
+    white ground. `attrs` are added to the <svg> element as they are."""
+    width, height = size
+    return [
+        f'<svg id="{chart}" class="chart {kind}" xmlns="http://www.w3.org/2000/svg" '
+        f'viewBox="0 0 {width} {height}" width="{width}" height="{height}" role="group" '
+        f'aria-labelledby="{chart}-title" aria-describedby="{chart}-desc"{attrs}>',
+        f'<title id="{chart}-title">{text(title)}</title>',
+        f'<desc id="{chart}-desc">{text(desc)}</desc>',
+        f'<rect width="{width}" height="{height}" fill="#ffffff"/>',
+    ]
 
 
 def tooltip(index: int, px: float, py: float, lines: list[str], box: tuple[float, float]) -> str:

@@ -110,47 +110,34 @@ def answer(src: Sources, f: Field) -> Markup:
     site, tier = src.site, src.tier
     target = site.config.headline_interactivity
     workload = site.workloads[f.workload].name
-    fastest = [
-        (g, s.headline) for g, s in f.summaries.items() if s.headline.throughput_per_gpu is not None
-    ]
-    if not fastest:
+    head = f.headline
+    if head.best is None:
         return Markup("No GPU reaches {} tokens/s per user on the {} workload.").format(
             display.rate(target), workload
         )
-    gpu, head = max(fastest, key=lambda gh: (gh[1].throughput_per_gpu, -f.gpus.index(gh[0])))
+    row = head.by_gpu[head.best]
     text = Markup(
         "At {} tokens/s per user on {}, <strong>{} serves the most: {} tokens/s per GPU</strong> "
         "({} {})."
     ).format(
         display.rate(target),
         workload,
-        site.gpus[gpu].name,
-        display.tokens(head.throughput_per_gpu),
-        display.engine_name(head.engine),
-        display.precision_name(head.precision),
+        site.gpus[head.best].name,
+        display.tokens(row.throughput_per_gpu),
+        display.engine_name(row.engine),
+        display.precision_name(row.precision),
     )
-    cheap = _cheapest_at_headline(f, tier)
+    cheap = head.cheapest.get(tier)
     if cheap is not None:
-        cheap_gpu, cost = cheap
+        cost = (head.by_gpu[cheap].cost_per_million_tokens or {})[tier]
         text += Markup(
             " The cheapest per million tokens is <strong>{} at {}</strong> ({} pricing)."
-        ).format(site.gpus[cheap_gpu].name, display.dollars(cost), src.quote.tier_label)
+        ).format(site.gpus[cheap].name, display.dollars(cost), src.quote.tier_label)
     else:
         text += Markup(" No {} price is known for the GPUs that reach it.").format(
             src.quote.tier_label
         )
     return text
-
-
-def _cheapest_at_headline(f: Field, tier: str) -> tuple[str, float] | None:
-    costs = [
-        ((s.headline.cost_per_million_tokens or {}).get(tier), g) for g, s in f.summaries.items()
-    ]
-    priced = [(c, g) for c, g in costs if c is not None]
-    if not priced:
-        return None
-    cost, gpu = min(priced, key=lambda cg: (cg[0], f.gpus.index(cg[1])))
-    return gpu, cost
 
 
 def target_answers(src: Sources, f: Field) -> list[dict]:
