@@ -24,6 +24,8 @@ def test_log_axis_when_tokens_per_user_spread_over_10x(low, high, log):
     assert axis.log is log
     scale = axis.scale
     assert scale.d0 <= low and scale.d1 >= high
+    for v in (low, 50, high):
+        assert scale.invert(scale(v)) == pytest.approx(v)
     if log:
         # equal ratios take equal room, and the ticks are 1, 2, 5 x 10^k inside the plot
         assert scale(20) - scale(10) == pytest.approx(scale(200) - scale(100))

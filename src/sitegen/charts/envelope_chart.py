@@ -147,7 +147,7 @@ def _stretch_labels(
             label = curve_label(curve)
             width = LABEL_CHAR_PX * len(label)
             px = (x(start) + x(end)) / 2
-            mid = _data_x(x, px)
+            mid = x.invert(px)
             py = y(_value(curve, mid, data["method"]))
             for dy in (-9, 17, -23):
                 box = (px - width / 2, py + dy - 10, px + width / 2, py + dy + 2)
@@ -161,15 +161,6 @@ def _stretch_labels(
                     )
                     break
     return out
-
-
-def _data_x(x: Scale, px: float) -> float:
-    """The data value at pixel px (the inverse of the scale)."""
-    lo, hi = x.d0, x.d1
-    for _ in range(60):
-        mid = (lo + hi) / 2
-        lo, hi = (mid, hi) if x(mid) < px else (lo, mid)
-    return (lo + hi) / 2
 
 
 def _describe(data: dict, log: bool) -> tuple[str, str]:

@@ -53,6 +53,10 @@ class Scale:
         """Pixels per data unit at `value`."""
         return (self.p1 - self.p0) / (self.d1 - self.d0)
 
+    def invert(self, pixel: float) -> float:
+        """The data value drawn at `pixel`."""
+        return self.d0 + (pixel - self.p0) / (self.p1 - self.p0) * (self.d1 - self.d0)
+
 
 @dataclass(frozen=True)
 class LogScale(Scale):
@@ -66,6 +70,10 @@ class LogScale(Scale):
 
     def slope(self, value: float) -> float:
         return (self.p1 - self.p0) / ((math.log(self.d1) - math.log(self.d0)) * value)
+
+    def invert(self, pixel: float) -> float:
+        span = math.log(self.d1) - math.log(self.d0)
+        return math.exp(math.log(self.d0) + (pixel - self.p0) / (self.p1 - self.p0) * span)
 
 
 def nice_ticks(high: float, count: int = 5) -> list[float]:

@@ -62,13 +62,14 @@ def compare_outputs_of(src: Sources, model: str, a: str, b: str) -> tuple[Page, 
     }
     workloads = [workload_view(src, model, sides, w, rungs[w]) for w in names]
     m = site.models[model]
+    said = verdict(src, sides, workloads)
     view = CompareView(
         model=m,
         sides=sides,
-        verdict=verdict(src, sides, workloads),
+        verdict=said,
         workloads=workloads,
         quote=src.quote,
-        description=description(src, model, sides, workloads),
+        description=description(src, model, sides, said),
         credits=credits_for(r.source for g in (a, b) for r in src.runs_of.get((model, g), [])),
     )
     title = f"{m.name}: {site.gpus[a].name} vs {site.gpus[b].name}"
@@ -274,13 +275,13 @@ def verdict(src: Sources, sides: list[dict], workloads: list[dict]) -> Markup:
     return text + Markup(" ") + spread(sides, w["rungs"])
 
 
-def description(src: Sources, model: str, sides: list[dict], workloads: list[dict]) -> str:
+def description(src: Sources, model: str, sides: list[dict], said: Markup) -> str:
     a, b = _names(sides)
     text = (
         f"{src.site.models[model].name} on {a} and {b} side by side: tokens/s per GPU and $ per "
         "million tokens at every per-user target, and their ratio."
     )
-    return f"{text} {verdict(src, sides, workloads).striptags()}"
+    return f"{text} {said.striptags()}"
 
 
 __all__ = ["CompareView", "compare_outputs_of", "compared"]
