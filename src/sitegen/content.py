@@ -18,6 +18,7 @@ from .layout import SiteLayout
 from .records.checker import SLUG
 from .records.problems import Problem, Problems, describe
 from .records.yamlpos import ParseError, decode, parse
+from .urls import markdown_image_problem, markdown_link_problem
 
 # the closing line may end the file, and the front matter may be empty
 FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n(?:(.*?)\r?\n)?---[ \t]*(?:\r?\n|\Z)", re.S)
@@ -244,6 +245,9 @@ def _sandbox() -> SandboxedEnvironment:
 
 _ENV = _sandbox()
 _MARKDOWN = MarkdownIt("commonmark", {"html": False, "typographer": False}).enable("table")
+# markdown-it would silently print a refused link as text; every link is checked by
+# `markdown` instead, which names it and its line
+_MARKDOWN.validateLink = lambda url: True
 
 
 def _where(copy: Copy, text: str) -> tuple[int, str]:
@@ -320,10 +324,39 @@ def _on_page(context: dict) -> str:
     return hint + ")"
 
 
+class LinkError(ValueError):
+    """A link or image in Markdown that no page may carry; `line` counts from 0."""
+
+    def __init__(self, line: int, message: str) -> None:
+        super().__init__(message)
+        self.line = line
+        self.message = message
+
+
+def _check_links(tokens: list) -> None:
+    for token in tokens:
+        for child in token.children or ():
+            if child.type == "link_open":
+                url, why = str(child.attrs.get("href", "")), markdown_link_problem
+            elif child.type == "image":
+                url, why = str(child.attrs.get("src", "")), markdown_image_problem
+            else:
+                continue
+            if problem := why(url):
+                line = token.map[0] if token.map else 0
+                raise LinkError(line, f"expected {problem}, got {describe(url)}")
+
+
 def markdown(text: str) -> Markup:
-    """CommonMark with tables; raw HTML is escaped, never passed through."""
-    return Markup(_MARKDOWN.render(text))
+    """CommonMark with tables; raw HTML is escaped, never passed through; a link that is not
+    http(s), mailto or within the site, or an image from elsewhere, raises LinkError."""
+    tokens = _MARKDOWN.parse(text)
+    _check_links(tokens)
+    return Markup(_MARKDOWN.renderer.render(tokens, _MARKDOWN.options, {}))
 
 
 def render_copy(copy: Copy, context: dict) -> Markup:
-    return markdown(fill(copy, copy.body, context))
+    try:
+        return markdown(fill(copy, copy.body, context))
+    except LinkError as exc:
+        raise CopyError(Problem(copy.rel, copy.body_line + exc.line, "link", exc.message)) from None

@@ -25,7 +25,7 @@ from ..records.yamlpos import parse
 from .common import SiteError
 from .planning import ARCHIVE, Planned
 
-PLAIN = re.compile(r"^[A-Za-z][A-Za-z0-9 ._/+()-]*$")
+PLAIN = re.compile(r"\A[A-Za-z][A-Za-z0-9 ._/+()-]*\Z")
 FLOW_LISTS = ("configs", "decode", "prefill", "canonical")
 WIDTH = 100
 

@@ -42,7 +42,7 @@ def read_document(path: Path, rel: str, problems: Problems, required: bool = Tru
 
 def run_id(rel_to_runs: str) -> str:
     """data/runs/localmaxxing/paiton.yaml -> localmaxxing-paiton."""
-    stem = re.sub(r"\.(ya?ml|json|parquet)$", "", rel_to_runs)
+    stem = re.sub(r"\.(ya?ml|json|parquet)\Z", "", rel_to_runs)
     return stem.replace("/", "-")
 
 

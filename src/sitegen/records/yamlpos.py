@@ -26,7 +26,7 @@ class DuplicateKeyError(yaml.MarkedYAMLError):
 
 MERGE_TAG = "tag:yaml.org,2002:merge"
 # YAML 1.1 reads 1e3 and 1e400 as strings; a site owner means numbers (YAML 1.2 and JSON agree).
-_FLOAT_1_2 = re.compile(r"^[-+]?(?:[0-9][0-9_]*)(?:\.[0-9_]*)?[eE][-+]?[0-9]+$")
+_FLOAT_1_2 = re.compile(r"\A[-+]?(?:[0-9][0-9_]*)(?:\.[0-9_]*)?[eE][-+]?[0-9]+\Z")
 
 
 def _construct_mapping(loader: _Loader, node: yaml.MappingNode, deep: bool = False) -> dict:

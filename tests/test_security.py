@@ -1,0 +1,150 @@
+"""The nine findings of issue 10, each as an attack on a whole site, through the command line."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import CliRunner, Result
+
+from conftest import SITE_CONFIG, sweep
+from sitegen.cli import main
+
+FIXTURES = Path(__file__).parent / "fixtures" / "importers"
+FAQ = "---\nquestion: Why?\n---\n"
+
+
+def sitegen(*args: str | Path) -> Result:
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def check_and_build(site: Path, out: Path) -> tuple[Result, Result]:
+    """`sitegen check` and `sitegen build` of one site: they must say the same."""
+    checked = sitegen("check", "--site", site)
+    built = sitegen("build", "--site", site, "--out", out)
+    return checked, built
+
+
+def problems_of(result: Result) -> list[str]:
+    """The problem lines of a failed command (not its summary line)."""
+    return [line for line in result.stderr.splitlines() if " failed: " not in line]
+
+
+def assert_refused(site: Path, tmp_path: Path, *expected: str) -> str:
+    """check and build both fail with the same problems, which include `expected`; nothing is
+    written. Returns the problems, one per line."""
+    out = tmp_path / "out"
+    checked, built = check_and_build(site, out)
+    assert checked.exit_code == 1, checked.output
+    assert built.exit_code == 1, built.output
+    assert problems_of(checked) == problems_of(built)
+    text = "\n".join(problems_of(built))
+    for part in expected:
+        assert part in text
+    assert not out.exists()
+    return text
+
+
+# -- 1. script links from data --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "javascript:alert(document.domain)//",
+        "JaVaScRiPt:alert(1)",
+        "data:text/html,<script>alert(1)</script>",
+        "vbscript:msgbox(1)",
+        'https://example.org/" onmouseover="alert(1)',
+        "//evil.example/run",
+        "file:///etc/passwd",
+    ],
+)
+def test_a_run_url_that_is_not_http_is_an_error_with_its_line(make_site, tmp_path, url) -> None:
+    site = make_site(runs={"lab/run.yaml": sweep(url=url)})
+    rows = (site / "data/runs/lab/run.yaml").read_text().splitlines()
+    line = next(n for n, row in enumerate(rows, 1) if row.startswith("url:"))
+    assert_refused(site, tmp_path, f"data/runs/lab/run.yaml:{line}: url: expected an http(s) URL")
+
+
+def test_a_run_url_of_http_is_linked(make_site, tmp_path) -> None:
+    site = make_site(runs={"lab/run.yaml": sweep(url="https://example.org/runs/1?x=1&y=2")})
+    assert sitegen("build", "--site", site, "--out", tmp_path / "out").exit_code == 0
+    html = (tmp_path / "out/runs/lab-run/index.html").read_text()
+    assert '<a href="https://example.org/runs/1?x=1&amp;y=2" rel="nofollow">' in html
+
+
+def test_a_markdown_link_to_a_script_is_an_error_with_its_line(make_site, tmp_path) -> None:
+    body = FAQ + "Fine.\n\nSee [the run](javascript:alert(1)) here.\n"
+    site = make_site(content={"faq/why.md": body})
+    assert_refused(
+        site, tmp_path, "content/faq/why.md:6: link: expected a link within the site, or to"
+    )
+
+
+def test_markdown_links_within_the_site_and_to_the_web_are_fine(make_site, tmp_path) -> None:
+    body = FAQ + "[a](../g2/) [b](#faq) [c](https://example.org/) [d](mailto:x@example.org)\n"
+    site = make_site(content={"faq/why.md": body})
+    assert sitegen("build", "--site", site, "--out", tmp_path / "out").exit_code == 0
+    html = (tmp_path / "out/models/m1/g1/index.html").read_text()
+    assert '<a href="https://example.org/">c</a>' in html
+
+
+def test_a_markdown_image_from_elsewhere_is_an_error(make_site, tmp_path) -> None:
+    site = make_site(content={"about.md": "# About\n\n![pixel](https://tracker.example/p.gif)\n"})
+    assert_refused(site, tmp_path, "content/about.md:3: link: expected an image of the site")
+
+
+def test_import_drops_a_script_run_url_and_says_so(make_site, tmp_path) -> None:
+    rows = json.loads((FIXTURES / "inferencex/agg_model-one_g1.json").read_text())
+    rows[0]["run_url"] = "javascript:alert(document.domain)//"
+    rows[1]["run_url"] = "javascript:alert(document.domain)//"
+    source = tmp_path / "agg.json"
+    source.write_text(json.dumps(rows, indent=2))
+    site = make_site(
+        runs={},
+        models={"m1": {"name": "Model One", "hf_id": "acme/Model-One"}},
+        workloads={"chat": {"name": "Chat"}, "1k1k": {"name": "1k", "isl": 1024, "osl": 1024}},
+    )
+    out = site / "data/runs/ix"
+    result = sitegen("import", "inferencex", source, "--out", out, "--site", site)
+    assert result.exit_code == 0, result.output
+    assert f"{source}:" in result.stderr
+    assert "[0].run_url: left out of the record: expected an http(s) URL" in result.stderr
+    assert "(warning)" in result.stderr
+    (written,) = out.iterdir()
+    assert "url" not in yaml.safe_load(written.read_text())
+    assert "javascript" not in written.read_text()
+
+
+# -- 7 (slugs). a slug with a newline ----------------------------------------------------------
+
+
+def test_a_slug_with_a_trailing_newline_is_an_error(make_site, tmp_path) -> None:
+    models = {"m1": {"name": "Model One"}, "m3\n": {"name": "Newline"}}
+    site = make_site(models=models)
+    assert_refused(site, tmp_path, "data/models.yaml:3: m3\n: expected a slug")
+
+
+# -- 9 (base_url). a base_url that breaks canonical links and the sitemap ----------------------
+
+
+@pytest.mark.parametrize(
+    "base_url",
+    [
+        "https://example.org/a b/",
+        'https://example.org/"><script>alert(1)</script>',
+        "https://example.org/?q=1",
+        "https://example.org/#top",
+        "https://user:secret@example.org/",
+        "javascript:alert(1)//",
+        "https:///no-host/",
+    ],
+)
+def test_a_base_url_that_would_break_pages_is_an_error(make_site, tmp_path, base_url) -> None:
+    site = make_site(config={**SITE_CONFIG, "base_url": base_url})
+    text = assert_refused(site, tmp_path, "sitegen.yaml:2: base_url: expected an absolute http(s)")
+    assert re.search(r"got \".*\"", text)
