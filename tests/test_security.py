@@ -148,3 +148,33 @@ def test_a_base_url_that_would_break_pages_is_an_error(make_site, tmp_path, base
     site = make_site(config={**SITE_CONFIG, "base_url": base_url})
     text = assert_refused(site, tmp_path, "sitegen.yaml:2: base_url: expected an absolute http(s)")
     assert re.search(r"got \".*\"", text)
+
+
+# -- 3. JSON-LD breaks pages ----------------------------------------------------------------------
+
+
+def jsonld(html: str) -> str:
+    return re.search(r'<script type="application/ld\+json">(.*?)</script>', html, re.S).group(1)
+
+
+def test_json_ld_holds_no_markup_whatever_the_names_and_answers(make_site, tmp_path) -> None:
+    hostile = "<!--<script>"
+    models = {"m1": {"name": f"Model {hostile}</script><b>"}, "m2": {"name": "Two"}}
+    body = (
+        "---\nquestion: 'Is it <!--<script> & co?'\n---\n"
+        "Run `<!--<script>alert(1)</script>` and <img src=x onerror=alert(1)> & more.\n"
+    )
+    site = make_site(models=models, content={"faq/why.md": body})
+    assert sitegen("build", "--site", site, "--out", tmp_path / "out").exit_code == 0
+    html = (tmp_path / "out/models/m1/g1/index.html").read_text()
+    script = jsonld(html)
+    assert not set("<>&") & set(script), script
+    data = json.loads(script)
+    last = data["mainEntity"][-1]
+    assert last["name"] == "Is it <!--<script> & co?"
+    # the answer as plain text: the code span's text, not markup
+    assert last["acceptedAnswer"]["text"].startswith("Run <!--<script>alert(1)</script> and")
+    assert data["mainEntity"][0]["name"] == f"How fast is Model {hostile}</script><b> on GPU One?"
+    # the page's only script elements are the theme's, and the page text is all there
+    assert html.count("<script") == 1 and "<!--<script>" not in html
+    assert html.rstrip().endswith("</html>")

@@ -5,7 +5,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 import itertools
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,6 +30,7 @@ from .datafiles import (
     rung_json,
     to_json,
 )
+from .jsonhtml import json_for_html
 from .records import MatrixRun, Problems, Run, Site, SweepRun
 from .runs import matrix_report, matrix_summary, run_route, sweep_report
 from .tables import WorkloadSummary
@@ -465,9 +465,7 @@ def _faq_jsonld(entries: list[faq.Entry]) -> Markup:
             for e in entries
         ],
     }
-    text = json.dumps(data, ensure_ascii=False, indent=1)
-    # "</" cannot close the script element when escaped
-    return Markup(text.replace("</", "<\\/"))
+    return json_for_html(data, indent=1)
 
 
 def _pair_description(

@@ -12,6 +12,7 @@ import jinja2
 from markupsafe import Markup
 
 from .display import FILTERS
+from .jsonhtml import json_for_html
 from .layout import SiteLayout
 from .pages import Page
 from .records import Problem
@@ -77,6 +78,7 @@ def _environment(dirs: tuple[str, ...], _files: tuple[str, ...]) -> jinja2.Envir
         keep_trailing_newline=True,
     )
     env.filters.update(FILTERS)
+    env.filters["tojson"] = json_for_html  # the one way JSON goes into HTML
     env.globals["url"] = _url
     return env
 
