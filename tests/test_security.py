@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import re
 from pathlib import Path
 
@@ -197,3 +198,93 @@ def test_csv_cells_that_would_start_a_formula_get_a_quote(make_site, tmp_path, s
     # the JSON download keeps the value as it is: JSON is not read as formulas
     (entry,) = json.loads((tmp_path / "out/data/leaderboard.json").read_text())
     assert entry["engine"] == engine
+
+
+# -- 2. files from outside the site -----------------------------------------------------------
+
+
+SECRET = "TOPSECRET-7f3a"
+
+
+@pytest.fixture
+def secret(tmp_path: Path) -> Path:
+    """A file outside the site, such as /etc/passwd or a CI runner's credentials."""
+    folder = tmp_path / "outside"
+    folder.mkdir()
+    path = folder / "secret.yaml"
+    path.write_text(f"question: {SECRET}\nmodel: {SECRET}\n")  # read, it would be quoted
+    return path
+
+
+def all_bytes(folder: Path) -> bytes:
+    return b"".join(p.read_bytes() for p in folder.rglob("*") if p.is_file())
+
+
+@pytest.mark.parametrize(
+    "link",
+    [
+        "content/faq/leak.md",
+        "content/leak.md",
+        "content/runs/lab-run.md",
+        "templates/pair.html",
+        "templates/assets/leak.txt",
+        "data/runs/lab/leak.yaml",
+        "data/runs/leak.json",
+        "data/models.yaml",
+        "sitegen.yaml",
+    ],
+)
+def test_a_link_to_a_file_outside_the_site_is_an_error_naming_it(
+    make_site, tmp_path, secret, link
+) -> None:
+    site = make_site()
+    path = site / link
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.unlink(missing_ok=True)
+    path.symlink_to(secret)
+    checked, built = check_and_build(site, tmp_path / "out")
+    assert checked.exit_code == built.exit_code == 1
+    for result in (checked, built):
+        assert f"{link}: a link to outside the site's data/, content/ and templates/" in (
+            result.stderr
+        ), result.stderr
+        assert SECRET not in result.output
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_link_to_the_sites_own_git_folder_is_refused_too(make_site, tmp_path) -> None:
+    site = make_site()
+    (site / ".git").mkdir()
+    (site / ".git/config").write_text(f"[http]\n\textraheader = AUTHORIZATION: basic {SECRET}\n")
+    (site / "content").mkdir()
+    (site / "content/config.md").symlink_to("../.git/config")
+    assert_refused(site, tmp_path, "content/config.md: a link to outside the site's data/")
+
+
+@pytest.mark.parametrize("link", ["content", "content/faq", "data/runs/shared", "templates"])
+def test_a_linked_folder_outside_the_site_is_an_error(make_site, tmp_path, secret, link) -> None:
+    site = make_site()
+    (site / link).parent.mkdir(parents=True, exist_ok=True)
+    (site / link).symlink_to(secret.parent)
+    text = assert_refused(site, tmp_path, f"{link}: a link to outside the site's")
+    assert SECRET not in text
+
+
+def test_links_inside_the_site_are_followed(make_site, tmp_path) -> None:
+    site = make_site(content={"faq/speed.md": FAQ + "Fast.\n"})
+    (site / "content/faq/again.md").symlink_to("speed.md")
+    (site / "templates/assets").mkdir(parents=True)
+    (site / "content/logo.svg").write_text("<svg/>")
+    (site / "templates/assets/logo.svg").symlink_to("../../content/logo.svg")
+    (site / "data/runs/latest").symlink_to("lab")  # the same records under a second id
+    result = sitegen("build", "--site", site, "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "out/assets/logo.svg").read_text() == "<svg/>"
+    assert (tmp_path / "out/runs/latest-run/index.html").exists()
+
+
+def test_a_named_pipe_is_not_read(make_site, tmp_path) -> None:
+    site = make_site()
+    (site / "content/faq").mkdir(parents=True)
+    os.mkfifo(site / "content/faq/pipe.md")  # reading it would wait for a writer for ever
+    assert_refused(site, tmp_path, "content/faq/pipe.md: not a regular file")

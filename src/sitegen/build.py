@@ -12,7 +12,7 @@ from .output import unsafe_out, write_tree
 from .pages import plan_site
 from .progress import Progress
 from .records import Problem, Problems, SiteError, load_site
-from .render import asset_files, environment, render_page, template_problem
+from .render import asset_files, check_templates, environment, render_page, template_problem
 from .sitemap import robots_txt, sitemap_xml
 from .tables import summarise
 
@@ -44,6 +44,7 @@ def render_site(
         raise SiteError(problems.sorted())
     run_ids = {run.id for run in site.runs}
     content = load_content(site_root, site.models, site.gpus, problems, run_ids)
+    check_templates(site_root, problems)
     progress.phase("compute")
     pairs = summarise(site)
     plan = plan_site(site, pairs, content, problems, cache_charts)

@@ -18,6 +18,7 @@ from .layout import SiteLayout
 from .records.checker import SLUG
 from .records.problems import Problem, Problems, describe
 from .records.yamlpos import ParseError, decode, parse
+from .sitefiles import SiteFiles
 from .urls import markdown_image_problem, markdown_link_problem
 
 # the closing line may end the file, and the front matter may be empty
@@ -187,7 +188,7 @@ def load_content(
     base = SiteLayout(root).content
     if not base.is_dir():
         return content
-    for path in sorted(base.rglob("*.md")):
+    for path in SiteFiles(root).walk(base, problems, wanted=lambda p: p.suffix == ".md"):
         rel = path.relative_to(root).as_posix()
         parts = path.relative_to(base).with_suffix("").parts
         copy = read_copy(path, rel, problems)

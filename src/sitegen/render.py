@@ -15,8 +15,9 @@ from .display import FILTERS
 from .jsonhtml import json_for_html
 from .layout import SiteLayout
 from .pages import Page
-from .records import Problem
+from .records import Problem, Problems
 from .records.yamlpos import ParseError, decode
+from .sitefiles import SiteFiles
 
 ASSETS = "assets"
 
@@ -83,15 +84,28 @@ def _environment(dirs: tuple[str, ...], _files: tuple[str, ...]) -> jinja2.Envir
     return env
 
 
+def check_templates(site_root: Path, problems: Problems) -> None:
+    """The site's own templates/ (assets too) hold only files of the site: a link leaving its
+    input folders is a problem, and nothing under templates/ is read before this passes."""
+    SiteFiles(site_root).walk(SiteLayout(site_root).templates, problems)
+
+
+def _files(folder: Path, site_root: Path) -> list[Path]:
+    """The files under one template folder: the site's own confined to the site (a problem
+    left out is one `check_templates` has reported), the built-in theme's as they are."""
+    if folder.resolve().is_relative_to(theme_dir().resolve()):
+        return sorted(p for p in folder.rglob("*") if p.is_file())
+    return SiteFiles(site_root).walk(folder, Problems())
+
+
 def asset_files(site_root: Path) -> dict[str, bytes]:
     """assets/ of the theme, with the site's own files replacing the theme's of the same name."""
     files: dict[str, bytes] = {}
     for base in reversed(template_dirs(site_root)):
         folder = base / ASSETS
         if folder.is_dir():
-            for path in sorted(folder.rglob("*")):
-                if path.is_file():
-                    files[f"{ASSETS}/{path.relative_to(folder).as_posix()}"] = path.read_bytes()
+            for path in _files(folder, site_root):
+                files[f"{ASSETS}/{path.relative_to(folder).as_posix()}"] = path.read_bytes()
     return files
 
 
@@ -103,6 +117,7 @@ def render_page(env: jinja2.Environment, page: Page, globals_: dict) -> str:
 __all__ = [
     "Markup",
     "asset_files",
+    "check_templates",
     "environment",
     "relative",
     "render_page",

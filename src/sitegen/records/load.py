@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .. import sitefiles  # the module: it imports records.problems, records imports it
 from ..layout import SiteLayout
 from . import columnar, parquet, schema
 from .checker import SLUG, Checker
@@ -49,8 +50,12 @@ def run_id(rel_to_runs: str) -> str:
 def catalogs(root: Path, problems: Problems) -> dict[str, Any]:
     """models, GPUs, workloads, pricing and sitegen.yaml, checked."""
 
+    files = sitefiles.SiteFiles(root)
+
     def checked(rel: str, fn, *args):
-        doc = read_document(root / rel, rel, problems)
+        doc = (
+            read_document(root / rel, rel, problems) if files.check(root / rel, problems) else EMPTY
+        )
         # a file that is missing or unreadable is one problem, not one per field it lacks
         told = problems if doc is not EMPTY else Problems()
         return fn(Checker(rel, doc, told), doc.data, *args)
@@ -91,12 +96,14 @@ def run_files(root: Path, ids: dict[str, str], problems: Problems) -> list[tuple
     """
     runs_dir, suffixes = SiteLayout(root).runs, SiteLayout.RUN_SUFFIXES
     found: list[tuple[Path, str, str]] = []
-    if not runs_dir.is_dir():
-        return found
-    for path in sorted(p for p in runs_dir.rglob("*") if p.suffix.lower() in suffixes):
-        inside = path.relative_to(runs_dir).parts
-        if any(part.startswith(".") for part in inside):
-            continue  # hidden files and folders (editor backups, .git) are not records
+    paths = sitefiles.SiteFiles(root).walk(
+        runs_dir,
+        problems,
+        # hidden files and folders (editor backups, .git) are not records
+        wanted=lambda p: p.suffix.lower() in suffixes and not p.name.startswith("."),
+        skipped=lambda p: p.name.startswith("."),
+    )
+    for path in paths:
         rel = path.relative_to(root).as_posix()
         if path.suffix not in suffixes:
             problems.add(
@@ -109,13 +116,6 @@ def run_files(root: Path, ids: dict[str, str], problems: Problems) -> list[tuple
                     WARNING,
                 )
             )
-            continue
-        if path.is_symlink() and not path.exists():
-            problems.add(
-                Problem(rel, None, "", "cannot read: a link to a file that does not exist")
-            )
-            continue
-        if not path.is_file():
             continue
         rid = run_id(path.relative_to(runs_dir).as_posix())
         if path.suffix == parquet.SUFFIX:
