@@ -6,6 +6,7 @@ import csv
 import json
 import os
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -288,3 +289,120 @@ def test_a_named_pipe_is_not_read(make_site, tmp_path) -> None:
     (site / "content/faq").mkdir(parents=True)
     os.mkfifo(site / "content/faq/pipe.md")  # reading it would wait for a writer for ever
     assert_refused(site, tmp_path, "content/faq/pipe.md: not a regular file")
+
+
+# -- 4. copy can change the numbers ------------------------------------------------------------
+
+
+def test_a_placeholder_cannot_change_the_numbers(make_site, tmp_path) -> None:
+    body = FAQ + 'Cheap.\n{{ headline.costs.update(owning=0.000001) or "" }}\n'
+    site = make_site(content={"faq/cheap.md": body})
+    assert_refused(
+        site,
+        tmp_path,
+        "content/faq/cheap.md:5: placeholder: {{ headline.costs.update(owning=0.000001) or "
+        "\"\" }}: access to attribute 'update' of 'dict' object is unsafe.",
+    )
+
+
+@pytest.mark.parametrize(
+    "placeholder",
+    [
+        "{% set _ = ladder.append(1) %}",
+        "{% set _ = ladder[0].update(target=1) %}",
+        "{{ ladder.pop() }}",
+        "{{ headline.__class__ }}",
+        "{{ model.__init__.__globals__ }}",
+    ],
+)
+def test_placeholders_can_neither_change_nor_reach_inside(make_site, tmp_path, placeholder) -> None:
+    site = make_site(content={"faq/x.md": FAQ + placeholder + "\n"})
+    assert_refused(site, tmp_path, "content/faq/x.md:4: placeholder:")
+
+
+# -- 5. copy can hang or bloat a build ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("placeholder", "message"),
+    [
+        (
+            "{% for a in range(10000) %}{% for b in range(10000) %}{% for c in range(10000) %}"
+            "{% endfor %}{% endfor %}{% endfor %}",
+            "stopped after 100,000 steps",
+        ),
+        (
+            "{% set r = range(10000) %}{% for a in r %}{% for b in r %}{{ a }}{% endfor %}"
+            "{% endfor %}",
+            "stopped after 100,000 steps",
+        ),
+        ('{{ "x" * 200000000 }}', "would make a value of 200,000,000 characters"),
+        ("{{ range(100000000) | list }}", "range of 100,000,000 numbers"),
+        (
+            "{% macro f(n) %}{% if n %}{{ f(n - 1) }}{{ f(n - 1) }}{% endif %}{% endmacro %}"
+            "{{ f(60) }}",
+            "stopped after 1 s",
+        ),
+        (
+            '{% set ns = namespace(s="x") %}{% for i in range(64) %}{% set ns.s = ns.s ~ ns.s %}'
+            "{% endfor %}",
+            "made a value of 131,072 characters",
+        ),
+        ('{% for i in range(10000) %}{{ "y" * 90000 }}{% endfor %}', "wrote more than 1,000,000"),
+        ('{{ "%999999999d" % 1 }}', "a %-format width above 100,000"),
+        ('{{ "x".center(1000000000) }}', "access to attribute 'center' of 'str' object is unsafe"),
+        ("{{ 99 ** 99999 }}", "made a number of more than 4,096 bits"),
+    ],
+)
+def test_placeholders_are_bounded_in_check_and_build(
+    make_site, tmp_path, placeholder, message
+) -> None:
+    site = make_site(content={"faq/slow.md": FAQ + "Fine.\n\n" + placeholder + "\n"})
+    started = time.monotonic()
+    text = assert_refused(site, tmp_path, "content/faq/slow.md:6: placeholder: ", message)
+    assert time.monotonic() - started < 20  # two runs, a second each at the most
+    assert len(text) < 2000
+
+
+def test_an_alias_bomb_in_front_matter_does_not_hang_check(make_site, tmp_path) -> None:
+    levels = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    for i in range(1, 10):
+        name, previous = chr(97 + i), chr(96 + i)
+        levels.append(f"{name}: &{name} [" + ",".join([f"*{previous}"] * 9) + "]")
+    body = "---\nquestion: Boom\n" + "\n".join(levels) + "\nmodel: *j\n---\nAnswer.\n"
+    site = make_site(content={"faq/boom.md": body})
+    started = time.monotonic()
+    assert_refused(
+        site, tmp_path, "content/faq/boom.md:4: front matter: not valid YAML: its aliases"
+    )
+    assert time.monotonic() - started < 20
+
+
+def test_a_long_bad_value_is_quoted_short(make_site, tmp_path) -> None:
+    long = sweep(source="y" * 1_000_000, model="z" * 1_000_000)
+    site = make_site(runs={"lab/run.yaml": long})
+    text = assert_refused(site, tmp_path, "model: expected a slug defined in data/models.yaml")
+    assert '"zzzz' in text and "(1,000,000 characters)" in text and len(text) < 2000
+
+
+def test_the_preview_stops_a_hanging_placeholder_and_recovers_on_the_next_save(
+    preview, serve_site: Path
+) -> None:
+    from test_serve import FAQ as WARMUP
+    from test_serve import EventStream
+
+    events = EventStream(preview.port)
+    good = events.next()
+    faq = serve_site / WARMUP
+    text = faq.read_text()
+    faq.write_text(
+        text + "{% for a in range(10000) %}{% for b in range(10000) %}{% endfor %}{% endfor %}\n"
+    )
+    broken = events.next()
+    [problem] = broken["problems"]
+    assert (problem["file"], problem["line"]) == (WARMUP, 6)
+    assert "stopped after 100,000 steps" in problem["message"]
+    faq.write_text(text + "Warmed up for {{ 2 * 30 }} s.\n")  # the next save builds again
+    fixed = events.next()
+    assert fixed["problems"] == [] and fixed["version"] != good["version"]
+    events.close()
