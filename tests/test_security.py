@@ -406,3 +406,32 @@ def test_the_preview_stops_a_hanging_placeholder_and_recovers_on_the_next_save(
     fixed = events.next()
     assert fixed["problems"] == [] and fixed["version"] != good["version"]
     events.close()
+
+
+# -- 9 (reproducible). an object's memory address in a page ------------------------------------
+
+
+def test_a_placeholder_printing_an_object_is_an_error(make_site, tmp_path) -> None:
+    site = make_site(content={"faq/x.md": FAQ + "Line.\n{{ range }}\n"})
+    assert_refused(
+        site, tmp_path, "content/faq/x.md:5: placeholder: prints an object, not a value: <function"
+    )
+
+
+@pytest.mark.parametrize(
+    ("template", "expected"),
+    [
+        ("<p>\n{{ range }}</p>\n", "templates/404.html:2: template: prints an object"),
+        ("<p>{{ cycler }}</p>\n", "templates/404.html:1: template: prints an object"),
+        (
+            "<p>{{ 'x' ~ lipsum }}</p>\n",
+            "templates/404.html: template: the page 404.html shows an object's memory address",
+        ),
+    ],
+)
+def test_a_template_printing_an_object_is_an_error(make_site, tmp_path, template, expected):
+    site = make_site()
+    (site / "templates").mkdir()
+    (site / "templates/404.html").write_text(template)
+    text = assert_refused(site, tmp_path, expected)
+    assert " at 0x..." in text or "prints an object" in text

@@ -17,6 +17,7 @@ from .layout import SiteLayout
 from .pages import Page
 from .records import Problem, Problems
 from .records.yamlpos import ParseError, decode
+from .reproducible import NotReproducible, page_address, printable
 from .sitefiles import SiteFiles
 
 ASSETS = "assets"
@@ -77,6 +78,7 @@ def _environment(dirs: tuple[str, ...], _files: tuple[str, ...]) -> jinja2.Envir
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        finalize=printable,  # an object printed would differ from build to build
     )
     env.filters.update(FILTERS)
     env.filters["tojson"] = json_for_html  # the one way JSON goes into HTML
@@ -110,8 +112,18 @@ def asset_files(site_root: Path) -> dict[str, bytes]:
 
 
 def render_page(env: jinja2.Environment, page: Page, globals_: dict) -> str:
+    """The page's HTML; NotReproducible when it shows an object's memory address (printed
+    through `~` or a filter, which `printable` does not see)."""
     template = env.get_template(page.template)
-    return template.render(page=page, **globals_, **page.context)
+    html = template.render(page=page, **globals_, **page.context)
+    if (shown := page_address(html)) is not None:
+        exc = NotReproducible(
+            f"the page {page.path} shows an object's memory address, which changes from build "
+            f"to build: {shown}"
+        )
+        exc.filename = template.filename  # type: ignore[attr-defined]
+        raise exc
+    return html
 
 
 __all__ = [
@@ -149,6 +161,8 @@ def template_problem(exc: Exception, site_root: Path, page: str) -> Problem:
         return Problem(
             "templates/", None, "template", f"a template is not UTF-8 text ({exc.reason})"
         )
+    if isinstance(exc, NotReproducible) and getattr(exc, "filename", None):
+        return Problem(_template_rel(exc.filename, site_root), None, "template", str(exc))
     if isinstance(exc, jinja2.TemplateNotFound):
         return Problem("templates/", None, "template", f"{exc.name}: not found (on {page})")
     # Jinja puts the template's file and line into the traceback of a render error
