@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import csv
+import hashlib
+import hmac
 import json
 import os
 import re
@@ -435,3 +437,44 @@ def test_a_template_printing_an_object_is_an_error(make_site, tmp_path, template
     (site / "templates/404.html").write_text(template)
     text = assert_refused(site, tmp_path, expected)
     assert " at 0x..." in text or "prints an object" in text
+
+
+# -- 9 (chart cache). a restored cache could carry a script ------------------------------------
+
+
+def forged(entry: Path, body: str, key: bytes) -> None:
+    """Rewrite a cache entry as a cache made with another key would hold it."""
+    chart_key = entry.stem
+    mac = hmac.new(key, f"{chart_key}\n{body}".encode(), hashlib.sha256).hexdigest()
+    entry.write_text(f"<!-- sitegen-chart {chart_key} {mac} -->\n{body}")
+
+
+def test_a_cache_entry_not_signed_here_is_drawn_again(make_site, tmp_path) -> None:
+    site = make_site()
+    clean = tmp_path / "clean"
+    assert sitegen("build", "--site", site, "--out", clean, "--no-cache").exit_code == 0
+    assert sitegen("build", "--site", site, "--out", tmp_path / "first").exit_code == 0
+    (entry,) = (site / ".sitegen-cache/charts").glob("*.svg")
+    body = entry.read_text().partition("\n")[2]
+    evil = body.replace("<svg", "<svg onload=alert(1)", 1) + "<script>alert(2)</script>"
+    # as the sha256 header of earlier versions said it, then as another machine signed it
+    old_header = f"<!-- sitegen-chart {entry.stem} {hashlib.sha256(evil.encode()).hexdigest()} -->"
+    for attempt in range(2):
+        if attempt == 0:
+            entry.write_text(old_header + "\n" + evil)
+        else:
+            forged(entry, evil, b"k" * 32)
+        out = tmp_path / f"out{attempt}"
+        assert sitegen("build", "--site", site, "--out", out).exit_code == 0
+        assert all_bytes(out) == all_bytes(clean)
+        assert b"alert(" not in all_bytes(out)
+
+
+def test_a_cache_folder_that_is_a_link_is_not_used(make_site, tmp_path) -> None:
+    site = make_site()
+    elsewhere = tmp_path / "elsewhere"
+    (elsewhere / "charts").mkdir(parents=True)
+    (elsewhere / "charts/precious.svg").write_text("not a chart: must not be pruned")
+    (site / ".sitegen-cache").symlink_to(elsewhere)
+    assert sitegen("build", "--site", site, "--out", tmp_path / "out").exit_code == 0
+    assert sorted(p.name for p in elsewhere.rglob("*")) == ["charts", "precious.svg"]

@@ -3,9 +3,10 @@
 Kept in the site's cache folder (`.sitegen-cache/output.json`) as plain JSON: for each output
 file, the digest of its bytes and the size and modification time it had when written. A file
 whose new bytes have the same digest, and which is still on disk as it was left, is carried
-over into the new output by a hard link: same bytes, same mtime, no write. The manifest ends
-with a digest of its own body and names the output folder it describes; a truncated, edited,
-foreign or unreadable manifest is ignored (every file is then written), never trusted.
+over into the new output by a hard link: same bytes, same mtime, no write. The manifest starts
+with an HMAC of its body under this user's key (cachetrust) and names the output folder it
+describes; a truncated, edited, foreign or unreadable manifest, or one restored from another
+machine, is ignored (every file is then written), never trusted.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from .cachetrust import cache_folder, sign, verify
 from .layout import SiteLayout
 
 VERSION = 1
@@ -66,10 +68,13 @@ class Manifest:
     def read(cls, site_root: Path, out_dir: Path) -> Manifest:
         """The manifest of `out_dir`, or an empty one when there is none to trust."""
         empty = cls(out_dir)
+        if cache_folder(site_root) is None:
+            return empty
         try:
             raw = cls.location(site_root).read_text(encoding="utf-8")
             header, _, body = raw.partition("\n")
-            if header != f"sitegen-output {VERSION} {hashlib.sha256(body.encode()).hexdigest()}":
+            prefix, _, mac = header.rpartition(" ")
+            if prefix != f"sitegen-output {VERSION}" or not verify(body, mac):
                 return empty
             data = json.loads(body)
             if data.get("out") != str(out_dir.resolve()):
@@ -94,7 +99,10 @@ class Manifest:
             },
             separators=(",", ":"),
         )
-        header = f"sitegen-output {VERSION} {hashlib.sha256(body.encode()).hexdigest()}"
+        mac = sign(body)
+        if mac is None or cache_folder(site_root) is None:
+            return  # nothing to sign with, or a cache folder that is not the site's own
+        header = f"sitegen-output {VERSION} {mac}"
         target = self.location(site_root)
         with contextlib.suppress(OSError):
             target.parent.mkdir(parents=True, exist_ok=True)
