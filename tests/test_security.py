@@ -20,6 +20,12 @@ from sitegen.cli import main
 
 FIXTURES = Path(__file__).parent / "fixtures" / "importers"
 FAQ = "---\nquestion: Why?\n---\n"
+PRICING_NONE = {
+    "source": "T",
+    "as_of": "2026-07",
+    "tiers": {"owning": {"label": "O"}},
+    "prices": {},
+}
 
 
 def sitegen(*args: str | Path) -> Result:
@@ -478,3 +484,56 @@ def test_a_cache_folder_that_is_a_link_is_not_used(make_site, tmp_path) -> None:
     (site / ".sitegen-cache").symlink_to(elsewhere)
     assert sitegen("build", "--site", site, "--out", tmp_path / "out").exit_code == 0
     assert sorted(p.name for p in elsewhere.rglob("*")) == ["charts", "precious.svg"]
+
+
+# -- 7. colliding paths ------------------------------------------------------------------------
+
+
+def test_gpu_slugs_with_vs_that_make_two_comparisons_share_a_folder(make_site, tmp_path) -> None:
+    gpus = {slug: {"name": slug.upper()} for slug in ("a", "b-vs-c", "a-vs-b", "c")}
+    runs = {f"lab/{slug}.yaml": sweep(gpu=slug) for slug in gpus}
+    site = make_site(runs=runs, gpus=gpus, pricing={**PRICING_NONE})
+    text = assert_refused(
+        site,
+        tmp_path,
+        "data/gpus.yaml:3: b-vs-c: the comparison of a with b-vs-c and of a-vs-b with c for m1: "
+        "its output path compare/a-vs-b-vs-c/m1/index.html is the path of both; rename one "
+        "(GPU slugs containing -vs- make comparison addresses ambiguous)",
+    )
+    assert "--out" not in text
+
+
+@pytest.mark.parametrize("name", ["404.html", "sitemap.xml", "robots.txt", "index.html", "assets"])
+def test_a_content_page_named_like_a_reserved_output_is_an_error(make_site, tmp_path, name) -> None:
+    site = make_site(content={f"{name}.md": "# Hello\n"})
+    assert_refused(
+        site,
+        tmp_path,
+        f"content/{name}.md: the output path {name}/index.html is where '{name}' is reserved",
+    )
+
+
+def test_a_gpu_slug_named_like_an_output_file_is_an_error(make_site, tmp_path) -> None:
+    gpus = {"g1": {"name": "GPU One"}, "index.html": {"name": "Index"}}
+    site = make_site(runs={"lab/a.yaml": sweep(gpu="index.html")}, gpus=gpus)
+    text = assert_refused(
+        site,
+        tmp_path,
+        "data/gpus.yaml:3: index.html: the output path gpus/index.html/index.html has a folder",
+    )
+    assert "models/m1/index.html/index.html" in text and "--out" not in text
+
+
+def test_a_slug_too_long_for_a_file_name_is_an_error_with_its_line(make_site, tmp_path) -> None:
+    slug = "m" * 300
+    site = make_site(
+        models={"m1": {"name": "One"}, slug: {"name": "Long"}},
+        runs={"lab/a.yaml": sweep(model=slug)},
+    )
+    text = assert_refused(
+        site,
+        tmp_path,
+        f"data/models.yaml:3: {slug}: the output path models/{slug}/index.html "
+        "has a part of 300 bytes (at most 255)",
+    )
+    assert "--out" not in text

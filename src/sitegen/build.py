@@ -9,6 +9,7 @@ from .content import load_content
 from .layout import SiteLayout
 from .manifest import Manifest
 from .output import unsafe_out, write_tree
+from .output_paths import check_outputs
 from .pages import plan_site
 from .progress import Progress
 from .records import Problem, Problems, SiteError, load_site
@@ -48,6 +49,7 @@ def render_site(
     progress.phase("compute")
     pairs = summarise(site)
     plan = plan_site(site, pairs, content, problems, cache_charts)
+    problems.extend(check_outputs(site, content, plan, site_root))
     if problems.has_errors or (strict and problems):
         raise SiteError(problems.sorted())
     env = environment(site_root)

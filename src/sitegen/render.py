@@ -100,15 +100,25 @@ def _files(folder: Path, site_root: Path) -> list[Path]:
     return SiteFiles(site_root).walk(folder, Problems())
 
 
-def asset_files(site_root: Path) -> dict[str, bytes]:
-    """assets/ of the theme, with the site's own files replacing the theme's of the same name."""
-    files: dict[str, bytes] = {}
+def _assets(site_root: Path) -> dict[str, Path]:
+    """Output path -> file of assets/: the theme's, with the site's own replacing them."""
+    found: dict[str, Path] = {}
     for base in reversed(template_dirs(site_root)):
         folder = base / ASSETS
         if folder.is_dir():
             for path in _files(folder, site_root):
-                files[f"{ASSETS}/{path.relative_to(folder).as_posix()}"] = path.read_bytes()
-    return files
+                found[f"{ASSETS}/{path.relative_to(folder).as_posix()}"] = path
+    return found
+
+
+def asset_names(site_root: Path) -> list[str]:
+    """The output paths of the assets, for the checks of output_paths."""
+    return sorted(_assets(site_root))
+
+
+def asset_files(site_root: Path) -> dict[str, bytes]:
+    """assets/ of the theme, with the site's own files replacing the theme's of the same name."""
+    return {name: path.read_bytes() for name, path in _assets(site_root).items()}
 
 
 def render_page(env: jinja2.Environment, page: Page, globals_: dict) -> str:
@@ -129,6 +139,7 @@ def render_page(env: jinja2.Environment, page: Page, globals_: dict) -> str:
 __all__ = [
     "Markup",
     "asset_files",
+    "asset_names",
     "check_templates",
     "environment",
     "relative",
