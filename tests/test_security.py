@@ -537,3 +537,25 @@ def test_a_slug_too_long_for_a_file_name_is_an_error_with_its_line(make_site, tm
         "has a part of 300 bytes (at most 255)",
     )
     assert "--out" not in text
+
+
+# -- 8. output not quite atomic ----------------------------------------------------------------
+
+
+def test_a_build_into_a_folder_another_build_is_writing_fails_at_once(make_site, tmp_path) -> None:
+    import fcntl
+
+    site = make_site()
+    out = tmp_path / "public"
+    assert sitegen("build", "--site", site, "--out", out).exit_code == 0
+    before = all_bytes(out)
+    with (tmp_path / ".public.lock").open("a") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        started = time.monotonic()
+        result = sitegen("build", "--site", site, "--out", out)
+    assert result.exit_code == 1 and time.monotonic() - started < 10
+    assert "another sitegen build is writing this output folder now" in result.stderr
+    assert all_bytes(out) == before
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".public")) == [
+        ".public.lock"
+    ]
