@@ -15,7 +15,7 @@ import pytest
 import yaml
 from click.testing import CliRunner, Result
 
-from conftest import SITE_CONFIG, sweep
+from conftest import REPO, SITE_CONFIG, sweep
 from sitegen.cli import main
 
 FIXTURES = Path(__file__).parent / "fixtures" / "importers"
@@ -559,3 +559,51 @@ def test_a_build_into_a_folder_another_build_is_writing_fails_at_once(make_site,
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".public")) == [
         ".public.lock"
     ]
+
+
+# -- 9 (preview). any Host, a thread per connection ---------------------------------------------
+
+
+def test_the_preview_refuses_other_hosts_and_stops_on_the_first_ctrl_c(serve_site: Path) -> None:
+    import http.client
+    import signal
+    import socket
+    import subprocess
+    import sys
+
+    env = {**os.environ, "PYTHONPATH": str(REPO / "src")}
+    command = [sys.executable, "-c", "from sitegen.cli import main; main()", "serve"]
+    server = subprocess.Popen(
+        [*command, "--site", str(serve_site), "--port", "0"],
+        env=env,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        line = ""
+        while " at http://" not in line:
+            line = server.stderr.readline()
+            assert line, "the preview ended before serving"
+        port = int(re.search(r"http://127\.0\.0\.1:(\d+)/", line).group(1))
+
+        def get(host: str, target: str = "/board/") -> http.client.HTTPResponse:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            conn.putrequest("GET", target, skip_host=True)
+            conn.putheader("Host", host)
+            conn.endheaders()
+            return conn.getresponse()
+
+        assert get(f"127.0.0.1:{port}").status == 200
+        assert get(f"rebind.attacker.example:{port}").status == 403
+        events = get(f"localhost:{port}", "/__sitegen/events")  # an open page's stream
+        assert events.status == 200
+        idle = [socket.create_connection(("127.0.0.1", port)) for _ in range(5)]
+        server.send_signal(signal.SIGINT)
+        assert server.wait(timeout=15) == 0
+        assert "stopped" in server.stderr.read()
+        for conn in idle:
+            conn.close()
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
