@@ -138,3 +138,12 @@ def test_limits_hold_in_any_thread(sandbox: Sandbox) -> None:
     thread.start()
     thread.join(10)
     assert len(caught) == 1
+
+
+def test_the_clock_stops_a_render_that_stays_under_the_step_limit(sandbox, monkeypatch) -> None:
+    from sitegen import sandbox as module
+
+    monkeypatch.setattr(module, "MAX_SECONDS", 0.001)
+    slow = "{% for i in range(5000) %}{{ (i ~ '') | length }}{% endfor %}"
+    with pytest.raises(LimitExceeded, match="stopped after 0.001 s"):
+        sandbox.render(slow, {})

@@ -349,7 +349,7 @@ def test_placeholders_can_neither_change_nor_reach_inside(make_site, tmp_path, p
         (
             "{% macro f(n) %}{% if n %}{{ f(n - 1) }}{{ f(n - 1) }}{% endif %}{% endmacro %}"
             "{{ f(60) }}",
-            "stopped after 1 s",
+            "stopped after ",  # 1 s or 100,000 steps, whichever comes first on this machine
         ),
         (
             '{% set ns = namespace(s="x") %}{% for i in range(64) %}{% set ns.s = ns.s ~ ns.s %}'

@@ -257,14 +257,21 @@ def _where(copy: Copy, text: str) -> tuple[int, str]:
     return copy.body_line, "placeholder"
 
 
-def _failing_line(first_line: int, text: str, context: dict) -> tuple[int, str]:
-    """Find which placeholder fails by rendering each alone."""
+def _failing_line(first_line: int, text: str, context: dict, failure: Exception) -> tuple[int, str]:
+    """The line Jinja names for `failure` and its message, led by the placeholder of that line
+    that fails alone in the same words (a block tag such as {% for %} cannot be rendered
+    alone, and its body's names are only defined inside it)."""
+    line = template_line(failure) or 1
+    message = str(failure) or "a placeholder failed"
     for match in PLACEHOLDER.finditer(text):
+        if text[: match.start()].count("\n") + 1 != line:
+            continue
         try:
             _ENV.render(match.group(0), context)
         except Exception as exc:  # noqa: BLE001 - an editor's expression may fail in any way
-            return first_line + text[: match.start()].count("\n"), f"{match.group(0)}: {exc}"
-    return first_line, "a placeholder failed"
+            if str(exc) == message:
+                return first_line + line - 1, f"{match.group(0)}: {message}"
+    return first_line + line - 1, message
 
 
 def fill(copy: Copy, text: str, context: dict) -> str:
@@ -281,8 +288,8 @@ def fill(copy: Copy, text: str, context: dict) -> str:
         line = first_line + (getattr(exc, "line", None) or template_line(exc) or 1) - 1
         message = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
         raise CopyError(Problem(copy.rel, line, field_, message + _on_page(context))) from None
-    except Exception:  # noqa: BLE001 - undefined names, filters given the wrong type, ...
-        line, message = _failing_line(first_line, text, context)
+    except Exception as exc:  # noqa: BLE001 - undefined names, filters given the wrong type, ...
+        line, message = _failing_line(first_line, text, context, exc)
         raise CopyError(Problem(copy.rel, line, field_, message + _on_page(context))) from None
 
 
