@@ -18,11 +18,12 @@ from pathlib import Path
 
 from scale import Shape, generate  # bench/scale.py: the sites of issue 8, at any size
 
+from sitegen.charts import ChartCache, draw_charts
 from sitegen.content import load_content
-from sitegen.pages import plan_site
 from sitegen.records import load_site
 from sitegen.render import environment, render_page
 from sitegen.tables import summarise
+from sitegen.views import plan_site
 
 
 def phases(root: Path) -> dict[str, float]:
@@ -35,8 +36,12 @@ def phases(root: Path) -> dict[str, float]:
     pairs = summarise(site)
     times["summarise"] = time.perf_counter() - start
     start = time.perf_counter()
-    plan = plan_site(site, pairs, load_content(root, site.models, site.gpus, problems), problems)
+    content = load_content(root, site.models, site.gpus, problems)
+    plan, _ = plan_site(site, pairs, content, environment(root))
     times["plan"] = time.perf_counter() - start
+    start = time.perf_counter()
+    draw_charts(plan.charts(), ChartCache(None))
+    times["charts"] = time.perf_counter() - start
     start = time.perf_counter()
     env = environment(root)
     for page in plan.pages:

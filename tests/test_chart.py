@@ -241,16 +241,16 @@ def test_ticks_cover_the_data_with_round_steps(high):
 
 
 def test_unchanged_chart_is_drawn_once_across_builds(make_site, monkeypatch):
-    from sitegen import pages
+    from sitegen.charts import step
 
     calls = []
-    real = pages.draw_frontier
+    real = step.DRAW["frontier"]
 
     def counting(data):
         calls.append(1)
         return real(data)
 
-    monkeypatch.setattr(pages, "draw_frontier", counting)
+    monkeypatch.setitem(step.DRAW, "frontier", counting)
     root = make_site()
     first, _ = render_site(root)
     assert len(calls) == 1

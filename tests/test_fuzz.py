@@ -200,7 +200,7 @@ def test_check_and_build_agree_and_nothing_reaches_a_page_unescaped(files) -> No
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp) / "site"
         write(root, files)
-        checked, check_result = outcome(lambda: render_site(root, cache_charts=False))
+        checked, check_result = outcome(lambda: render_site(root, use_cache=False))
         built, build_result = outcome(lambda: build(root, Path(tmp) / "out"))
         event(built)
         assert checked == built, (check_result, build_result)

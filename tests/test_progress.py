@@ -200,8 +200,16 @@ def test_a_build_reports_its_phases_and_every_page(make_site, tmp_path) -> None:
     result = build(make_site(), tmp_path / "out", progress=recorder)
     pages = result.pages
     assert pages == len(list((tmp_path / "out").rglob("*.html")))
-    assert recorder.phases == [("load", 0), ("compute", 0), ("render", pages), ("write", 0)]
-    assert recorder.steps == {"render": pages}
+    drawn = recorder.phases[2][1]
+    assert recorder.phases == [
+        ("load", 0),
+        ("compute", 0),
+        ("charts", drawn),
+        ("render", pages),
+        ("write", 0),
+    ]
+    assert drawn >= 1  # the site has a pair page with a frontier chart
+    assert recorder.steps == {"charts": drawn, "render": pages}
 
 
 def test_sitegen_build_says_how_long_it_took(make_site, tmp_path) -> None:

@@ -292,6 +292,15 @@ def test_links_inside_the_site_are_followed(make_site, tmp_path) -> None:
     assert (tmp_path / "out/runs/latest-run/index.html").exists()
 
 
+def test_a_link_to_a_device_that_never_ends_is_not_read(make_site, tmp_path) -> None:
+    site = make_site()
+    (site / "content").mkdir()
+    (site / "content/zero.md").symlink_to("/dev/zero")  # reading it would never end
+    started = time.monotonic()
+    assert_refused(site, tmp_path, "content/zero.md: a link to outside the site's data/")
+    assert time.monotonic() - started < 30
+
+
 def test_a_named_pipe_is_not_read(make_site, tmp_path) -> None:
     site = make_site()
     (site / "content/faq").mkdir(parents=True)
@@ -549,6 +558,8 @@ def test_a_build_into_a_folder_another_build_is_writing_fails_at_once(make_site,
     out = tmp_path / "public"
     assert sitegen("build", "--site", site, "--out", out).exit_code == 0
     before = all_bytes(out)
+    (site / "content").mkdir(exist_ok=True)
+    (site / "content/about.md").write_text("# About\n")  # work to do: the build writes
     with (tmp_path / ".public.lock").open("a") as held:
         fcntl.flock(held, fcntl.LOCK_EX)
         started = time.monotonic()

@@ -3,25 +3,23 @@
 Kept in the site's cache folder (`.sitegen-cache/output.json`) as plain JSON: for each output
 file, the digest of its bytes and the size and modification time it had when written. A file
 whose new bytes have the same digest, and which is still on disk as it was left, is carried
-over into the new output by a hard link: same bytes, same mtime, no write. The manifest starts
-with an HMAC of its body under this user's key (cachetrust) and names the output folder it
-describes; a truncated, edited, foreign or unreadable manifest, or one restored from another
-machine, is ignored (every file is then written), never trusted.
+over into the new output by a hard link: same bytes, same mtime, no write. The manifest is a
+signed cache file (cachefile.py: an HMAC under this user's key) naming the output folder it
+describes; a truncated, edited, foreign, unreadable or restored-from-elsewhere manifest is
+ignored (every file is then written), never trusted.
 """
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
-import json
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from .cachetrust import cache_folder, sign, verify
+from .cachefile import read_signed, write_signed
+from .cachetrust import cache_folder
 from .layout import SiteLayout
 
+KIND = "output"
 VERSION = 1
 NAME = "output.json"
 
@@ -49,6 +47,13 @@ class Manifest:
         entry = self.entries.get(rel)
         if entry is None or entry.digest != new_digest:
             return None
+        return self.intact(rel)
+
+    def intact(self, rel: str) -> Path | None:
+        """The file on disk as the last build left it, or None (missing, or changed since)."""
+        entry = self.entries.get(rel)
+        if entry is None:
+            return None
         path = self.out_dir / rel
         try:
             stat = path.stat()
@@ -69,14 +74,9 @@ class Manifest:
         """The manifest of `out_dir`, or an empty one when there is none to trust."""
         empty = cls(out_dir)
         if cache_folder(site_root) is None:
-            return empty
+            return empty  # a cache folder that is not the site's own, or nothing to sign with
+        data = read_signed(cls.location(site_root), KIND, VERSION)
         try:
-            raw = cls.location(site_root).read_text(encoding="utf-8")
-            header, _, body = raw.partition("\n")
-            prefix, _, mac = header.rpartition(" ")
-            if prefix != f"sitegen-output {VERSION}" or not verify(body, mac):
-                return empty
-            data = json.loads(body)
             if data.get("out") != str(out_dir.resolve()):
                 return empty  # the manifest of another output folder
             entries = {
@@ -84,33 +84,15 @@ class Manifest:
                 for rel, (d, size, mtime) in data["files"].items()
                 if isinstance(rel, str)
             }
-        except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError):
+        except (ValueError, KeyError, TypeError, AttributeError):
             return empty
         return cls(out_dir, entries)
 
     def write(self, site_root: Path) -> None:
         """Record what `out_dir` holds now; a cache that cannot be written only costs time."""
-        body = json.dumps(
-            {
-                "out": str(self.out_dir),
-                "files": {
-                    rel: [e.digest, e.size, e.mtime_ns] for rel, e in sorted(self.entries.items())
-                },
-            },
-            separators=(",", ":"),
+        if cache_folder(site_root) is None:
+            return
+        files = {rel: [e.digest, e.size, e.mtime_ns] for rel, e in sorted(self.entries.items())}
+        write_signed(
+            self.location(site_root), KIND, VERSION, {"out": str(self.out_dir), "files": files}
         )
-        mac = sign(body)
-        if mac is None or cache_folder(site_root) is None:
-            return  # nothing to sign with, or a cache folder that is not the site's own
-        header = f"sitegen-output {VERSION} {mac}"
-        target = self.location(site_root)
-        with contextlib.suppress(OSError):
-            target.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-", suffix=".json")
-            try:
-                with os.fdopen(fd, "w", encoding="utf-8") as out:
-                    out.write(header + "\n" + body)
-                os.replace(tmp, target)
-            except OSError:
-                with contextlib.suppress(OSError):
-                    os.unlink(tmp)

@@ -18,7 +18,6 @@ from pathlib import Path
 
 from .content import Content
 from .layout import SiteLayout
-from .pages import Plan
 from .records import Problem, Problems, Site
 from .records.load import read_document
 from .render import ASSETS, asset_names
@@ -132,10 +131,10 @@ def _shape_problem(path: str) -> tuple[str, int | None]:
     return "", None
 
 
-def check_outputs(site: Site, content: Content, plan: Plan, root: Path) -> Problems:
-    """Every output path of the plan (and sitemap, robots, assets), checked; the problems."""
-    paths = [page.path for page in plan.pages] + [data.path for data in plan.files]
-    paths += ["sitemap.xml", "robots.txt", *asset_names(root)]
+def check_outputs(site: Site, content: Content, made: Iterable[str], root: Path) -> Problems:
+    """Every output path: those the jobs `made` (a path twice where two jobs make it), the
+    sitemap, robots.txt and the assets, checked; the problems."""
+    paths = [*made, "sitemap.xml", "robots.txt", *asset_names(root)]
     return path_problems(paths, _Origins(site, content, Path(root)))
 
 

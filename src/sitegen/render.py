@@ -6,6 +6,7 @@ import functools
 import posixpath
 import traceback
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 import jinja2
@@ -14,11 +15,13 @@ from markupsafe import Markup
 from .display import FILTERS
 from .jsonhtml import json_for_html
 from .layout import SiteLayout
-from .pages import Page
 from .records import Problem, Problems
 from .records.yamlpos import ParseError, decode
 from .reproducible import NotReproducible, page_address, printable
 from .sitefiles import SiteFiles
+
+if TYPE_CHECKING:  # the views import numpy and pandas, which rendering itself does not need
+    from .views import Page
 
 ASSETS = "assets"
 
@@ -86,10 +89,14 @@ def _environment(dirs: tuple[str, ...], _files: tuple[str, ...]) -> jinja2.Envir
     return env
 
 
-def check_templates(site_root: Path, problems: Problems) -> None:
+def check_templates(site_root: Path, problems: Problems) -> bool:
     """The site's own templates/ (assets too) hold only files of the site: a link leaving its
-    input folders is a problem, and nothing under templates/ is read before this passes."""
-    SiteFiles(site_root).walk(SiteLayout(site_root).templates, problems)
+    input folders is a problem (into `problems`), and nothing under templates/ may be read
+    before this passes. True when it does not."""
+    found = Problems()
+    SiteFiles(site_root).walk(SiteLayout(site_root).templates, found)
+    problems.extend(found)
+    return found.has_errors
 
 
 def _files(folder: Path, site_root: Path) -> list[Path]:

@@ -10,9 +10,12 @@ from __future__ import annotations
 from .cache import ChartCache
 from .frontier_chart import draw_frontier, frontier_chart_data, run_chart_data
 from .history_chart import draw_history, history_rows
+from .step import Chart, draw_charts
 
 __all__ = [
+    "Chart",
     "ChartCache",
+    "draw_charts",
     "draw_frontier",
     "draw_history",
     "frontier_chart_data",

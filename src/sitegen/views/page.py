@@ -1,0 +1,77 @@
+"""What a plan lists: pages (route, template, typed view) and data files."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..charts import Chart
+
+
+@dataclass(frozen=True)
+class Quote:
+    """What every page quoting the headline point shows beside its own values."""
+
+    tier: str
+    tier_label: str
+    tiers: tuple
+    pricing: Any
+    interactivity: float
+
+
+@dataclass(frozen=True)
+class View:
+    """A page's values. Its fields are the template's variables; a Quote's fields are spread."""
+
+    def context(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, Quote):
+                out.update((q.name, getattr(value, q.name)) for q in dataclasses.fields(value))
+            else:
+                out[f.name] = value
+        return out
+
+
+@dataclass(frozen=True)
+class EmptyView(View):
+    """A page with nothing of its own (the 404 page)."""
+
+
+@dataclass(frozen=True)
+class Page:
+    """One HTML page. `route` is its folder under the output ("" for the home page)."""
+
+    route: str
+    template: str
+    title: str
+    view: View = field(default_factory=EmptyView)
+    filename: str = "index.html"
+    in_sitemap: bool = True
+    lastmod: str | None = None
+    charts: tuple[Chart, ...] = ()  # drawn by the chart step before the page renders
+
+    @property
+    def path(self) -> str:
+        return self.route + self.filename
+
+    @property
+    def context(self) -> dict[str, Any]:
+        return self.view.context()
+
+
+@dataclass(frozen=True)
+class DataFile:
+    path: str
+    text: str
+
+
+@dataclass
+class Plan:
+    pages: list[Page] = field(default_factory=list)
+    files: list[DataFile] = field(default_factory=list)
+
+    def charts(self) -> list[Chart]:
+        return [chart for page in self.pages for chart in page.charts]

@@ -1,0 +1,178 @@
+"""The model x GPU page: quick answer, ladder, costs, charts, FAQ; and its data.json."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from markupsafe import Markup
+
+from .. import faq
+from ..charts import Chart, frontier_chart_data, history_rows
+from ..charts.history_chart import history_chart_data
+from ..content import CopyError, faq_applies, fill, render_copy
+from ..datafiles import pair_json, pair_route, rung_json, to_json
+from ..display import dollars, rate, tokens
+from ..importers.credits import Credit, credits_for
+from ..records import MatrixRun, Run
+from ..runs import matrix_summary
+from ..tables import WorkloadSummary
+from .jsonld import faq_jsonld, plain
+from .page import DataFile, Page, Quote, View
+from .sources import Sources, compare_route
+
+
+@dataclass(frozen=True)
+class PairView(View):
+    model: Any
+    gpu: Any
+    workloads: list[dict]  # per workload: summary, workload, faq, chart, chart_data, history
+    main: WorkloadSummary | None  # the default workload's summary, if measured
+    runs: list[Run]
+    credits: list[Credit]  # who measured the runs, linked where the importers know its site
+    matrices: list
+    illustrative: bool
+    prices: Any
+    quote: Quote
+    intro: Markup | None
+    faq: list[faq.Entry]
+    faq_jsonld: Markup
+    compare: list[tuple[str, str]]  # (other GPU, comparison route)
+    description: str
+    gpus: dict  # names for the compare links
+
+
+def placeholders(src: Sources, model: str, gpu: str, summary: WorkloadSummary | None) -> dict:
+    """What an editor's placeholders can read on a model x GPU page."""
+    site = src.site
+    context: dict[str, Any] = {
+        "model": site.models[model],
+        "gpu": site.gpus[gpu],
+        "site": src.site_values(),
+    }
+    if summary is not None:
+        head = summary.headline
+        context.update(
+            workload=site.workloads[summary.workload],
+            headline={
+                "throughput_per_gpu": head.throughput_per_gpu,
+                "cost_per_million_tokens": (head.cost_per_million_tokens or {}).get(src.tier),
+                "costs": head.cost_per_million_tokens or {},
+                "interactivity": head.target,
+                "tier": src.tier,
+                "engine": head.engine,
+                "precision": head.precision,
+            },
+            ladder=[rung_json(r) for r in summary.ladder],
+            peak_throughput_per_gpu=summary.peak_throughput_per_gpu,
+            configs=summary.configs,
+            last_date=summary.last_date.isoformat(),
+        )
+    return context
+
+
+def workload_charts(src: Sources, summary: WorkloadSummary) -> dict:
+    """The frontier chart of one workload and, where it has older runs, its history."""
+    data = frontier_chart_data(src.site, summary)
+    out: dict[str, Any] = {
+        "chart": Chart("frontier", data),
+        "chart_data": data,
+        "history": history_rows(summary),
+        "history_chart": None,
+    }
+    if out["history"]:
+        history = history_chart_data(src.site, summary, out["history"])
+        out["history_chart"] = Chart("history", history)
+    return out
+
+
+def editors_faq(src: Sources, model: str, gpu: str, values: dict) -> list[faq.Entry]:
+    """The editors' FAQ entries that apply to this pair, placeholders filled."""
+    entries = []
+    for copy in src.content.faq:
+        if faq_applies(copy, model, gpu):
+            try:
+                question = fill(copy, str(copy.meta["question"]), values)
+                answer = render_copy(copy, values)
+            except CopyError as exc:
+                src.problems.add(exc.problem)
+                continue
+            entries.append(faq.Entry(question, answer, plain(answer)))
+    return entries
+
+
+def pair_page(src: Sources, model: str, gpu: str) -> Page:
+    site = src.site
+    summaries = src.summaries(model, gpu)
+    main = summaries[0] if summaries else None
+    values = placeholders(src, model, gpu, main)
+    runs = src.runs_of.get((model, gpu), [])
+    workloads = []
+    for s in summaries:
+        sources = sorted({r.source for r in runs if r.id in s.current_runs})
+        workloads.append(
+            {
+                "summary": s,
+                "workload": site.workloads[s.workload],
+                "faq": faq.generated(
+                    site.models[model],
+                    site.gpus[gpu],
+                    site.workloads[s.workload],
+                    s,
+                    site.pricing,
+                    src.tier,
+                    sources,
+                ),
+                **workload_charts(src, s),
+            }
+        )
+    questions = (workloads[0]["faq"] if workloads else []) + editors_faq(src, model, gpu, values)
+    view = PairView(
+        model=site.models[model],
+        gpu=site.gpus[gpu],
+        workloads=workloads,
+        main=main,
+        runs=runs,
+        credits=credits_for(r.source for r in runs),
+        matrices=[matrix_summary(r) for r in runs if isinstance(r, MatrixRun)],
+        illustrative=any(r.illustrative for r in runs if main and r.id in main.current_runs),
+        prices=site.pricing.for_gpu(gpu),
+        quote=src.quote,
+        intro=src.copy(src.content.pairs.get((model, gpu)), values),
+        faq=questions,
+        faq_jsonld=faq_jsonld(questions),
+        compare=[
+            (other, compare_route(gpu, other, model))
+            for other in src.gpus_of(model)
+            if other != gpu
+        ],
+        description=description(src, model, gpu, main),
+        gpus=site.gpus,
+    )
+    charts = tuple(c for w in workloads for c in (w["chart"], w["history_chart"]) if c is not None)
+    return Page(
+        pair_route(model, gpu),
+        "pair.html",
+        f"Running {site.models[model].name} on {site.gpus[gpu].name}",
+        view,
+        lastmod=main.last_date.isoformat() if main else None,
+        charts=charts,
+    )
+
+
+def pair_data(src: Sources, model: str, gpu: str) -> DataFile:
+    data = pair_json(model, gpu, src.summaries(model, gpu), src.tier)
+    return DataFile(pair_route(model, gpu) + "data.json", to_json(data))
+
+
+def description(src: Sources, model: str, gpu: str, main: WorkloadSummary | None) -> str:
+    m, g = src.site.models[model], src.site.gpus[gpu]
+    if main is None or main.headline.throughput_per_gpu is None:
+        return f"Benchmarks of {m.name} on {g.name}: throughput, latency and cost."
+    head = main.headline
+    cost = (head.cost_per_million_tokens or {}).get(src.tier)
+    text = (
+        f"{m.name} sustains {tokens(head.throughput_per_gpu)} tokens/s per GPU on {g.name} "
+        f"at {rate(head.target)} tokens/s per user"
+    )
+    return text + (f", {dollars(cost)} per million tokens." if cost is not None else ".")

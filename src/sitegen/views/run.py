@@ -1,0 +1,68 @@
+"""The report of one run (a matrix's grids or a sweep's configs) and its data.json."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any
+
+from markupsafe import Markup
+
+from .. import display
+from ..charts import Chart, run_chart_data
+from ..datafiles import pair_route, run_json, to_json
+from ..importers.credits import Credit, credits_for
+from ..records import MatrixRun, Run, SweepRun
+from ..runs import matrix_report, run_route, sweep_report
+from .page import DataFile, Page, View
+from .sources import Sources
+
+
+@dataclass(frozen=True)
+class RunView(View):
+    report: Any  # runs.SweepReport or runs.MatrixReport
+    chart: Chart | None
+    model: Any
+    gpu: Any
+    pair_route: str
+    credits: list[Credit]  # its source, linked where the importers know its site
+    writeup: Markup | None
+    description: str
+
+
+def run_outputs(src: Sources, run: Run) -> tuple[Page, DataFile]:
+    """The run's page and its data.json, from one materialised copy of its configs."""
+    site = src.site
+    if isinstance(run, SweepRun):  # its configs made from the table once for both
+        run = dataclasses.replace(run, configs=tuple(run.configs))
+    model, gpu = site.models[run.model], site.gpus[run.gpu]
+    chart = None
+    if isinstance(run, MatrixRun):
+        report: Any = matrix_report(run, site)
+        title = run.title
+    else:
+        report = sweep_report(run, site)
+        engine = f"{display.engine_name(run.engine)} {display.precision_name(run.precision)}"
+        title = f"{model.name} on {gpu.name}, {engine}, measured by {run.source}"
+        if (data := run_chart_data(site, run)) is not None:
+            chart = Chart("frontier", data)
+    values = {"model": model, "gpu": gpu, "run": run, "site": src.site_values()}
+    view = RunView(
+        report=report,
+        chart=chart,
+        model=model,
+        gpu=gpu,
+        pair_route=pair_route(run.model, run.gpu),
+        credits=credits_for([run.source]),
+        writeup=src.copy(src.content.runs.get(run.id), values),
+        description=f"{title}, {run.date.isoformat()}: {report.facts}",
+    )
+    page = Page(
+        run_route(run.id),
+        "run.html",
+        title,
+        view,
+        lastmod=run.date.isoformat(),
+        charts=(chart,) if chart is not None else (),
+    )
+    return page, DataFile(run_route(run.id) + "data.json", to_json(run_json(report.run)))
