@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -81,6 +82,24 @@ def sweep(
 
 
 SiteMaker = Callable[..., Path]
+
+
+@pytest.fixture(scope="session", autouse=True)
+def user_cache_folder(tmp_path_factory) -> Iterator[Path]:
+    """The key that signs a build's cache (cachetrust) is kept in a folder of the test
+    session, not in the home folder of whoever runs the tests."""
+    from sitegen import cachetrust
+
+    folder = tmp_path_factory.mktemp("xdg-cache")
+    before = os.environ.get("XDG_CACHE_HOME")
+    os.environ["XDG_CACHE_HOME"] = str(folder)
+    cachetrust._key.cache_clear()
+    yield folder
+    if before is None:
+        del os.environ["XDG_CACHE_HOME"]
+    else:
+        os.environ["XDG_CACHE_HOME"] = before
+    cachetrust._key.cache_clear()
 
 
 @pytest.fixture

@@ -72,6 +72,8 @@ def test_markdown_tables_render(make_site, tmp_path):
         ("Fine.\n\nSpeed: {{ headline.nope }}\n", 7, "placeholder: {{ headline.nope }}"),
         ("Speed: {{ nothing_here | tokens }}\n", 5, "'nothing_here' is undefined"),
         ("Line one.\n{{ headline.throughput_per_gpu | \n", 6, "placeholder:"),
+        # the loop's own name is what is missing, not the {{ r }} of its body
+        ("One.\n\n{% for r in rungs %}{{ r }}{% endfor %}\n", 7, "placeholder: 'rungs' is"),
     ],
 )
 def test_bad_placeholder_names_file_and_line(make_site, body, line, message):

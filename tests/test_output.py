@@ -1,11 +1,14 @@
-"""Writing the tree: all or nothing, and nothing left behind."""
+"""Writing the tree: all or nothing, and nothing left behind but the lock file."""
 
 from __future__ import annotations
 
+import fcntl
+import threading
 from pathlib import Path
 
 import pytest
 
+from sitegen import output
 from sitegen.output import MARKER, MARKER_TEXT, unsafe_out, write_tree
 
 
@@ -22,7 +25,7 @@ def test_replaces_the_tree_and_drops_files_no_longer_produced(tmp_path):
     write_tree(out, {"index.html": b"one", "old/page.html": b"gone soon"})
     write_tree(out, {"index.html": b"two", "new/page.html": b"fresh"})
     assert listing(out) == {"index.html": b"two", "new/page.html": b"fresh", MARKER: MARKER_TEXT}
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["public"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".public.lock", "public"]
 
 
 def test_a_failure_mid_write_leaves_the_old_tree(tmp_path, monkeypatch):
@@ -42,7 +45,7 @@ def test_a_failure_mid_write_leaves_the_old_tree(tmp_path, monkeypatch):
         write_tree(out, {"index.html": b"new", "a/b.html": b"new", "c.html": b"new"})
     monkeypatch.undo()
     assert listing(out) == {"index.html": b"good", "a/b.html": b"kept", MARKER: MARKER_TEXT}
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["public"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".public.lock", "public"]
 
 
 def test_creates_missing_parents(tmp_path):
@@ -62,3 +65,81 @@ def test_a_folder_sitegen_did_not_write_is_refused(tmp_path):
     assert unsafe_out(site, tmp_path / "not-yet") == ""
     write_tree(tmp_path / "built", {"index.html": b"x"})
     assert unsafe_out(site, tmp_path / "built") == ""  # its own earlier output
+
+
+# -- the swap, leftovers and the lock -------------------------------------------------------
+
+
+def test_the_output_folder_never_goes_missing_during_the_swap(tmp_path, monkeypatch) -> None:
+    out = tmp_path / "public"
+    write_tree(out, {"index.html": b"one"})
+    seen: list[bool] = []
+    real = Path.rename
+
+    def watching(self, target):
+        seen.append(out.is_dir())
+        return real(self, target)
+
+    monkeypatch.setattr(Path, "rename", watching)
+    for n in range(3):
+        write_tree(out, {"index.html": b"again %d" % n})
+    assert all(seen)
+    assert (out / "index.html").read_bytes() == b"again 2"
+
+
+def test_where_the_system_cannot_exchange_two_renames_do_it(tmp_path, monkeypatch) -> None:
+    out = tmp_path / "public"
+    write_tree(out, {"index.html": b"one"})
+    monkeypatch.setattr(output, "_exchange", lambda a, b: False)
+    write_tree(out, {"index.html": b"two"})
+    assert listing(out) == {"index.html": b"two", MARKER: MARKER_TEXT}
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".public.lock", "public"]
+
+
+def test_staging_folders_of_killed_builds_are_removed(tmp_path) -> None:
+    out = tmp_path / "public"
+    write_tree(out, {"index.html": b"one"})
+    for name in (".public.new-abc_1234", ".public.old-zz9xk2ma"):
+        (tmp_path / name / "deep").mkdir(parents=True)
+        (tmp_path / name / "deep/page.html").write_bytes(b"half written")
+    kept = [".public.new-notours", ".publicity.new-abc_1234", ".public.new-file1234"]
+    for name in kept[:2]:
+        (tmp_path / name).mkdir()
+    (tmp_path / kept[2]).write_text("a file, not a staging folder")
+    write_tree(out, {"index.html": b"two"})
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([".public.lock", "public", *kept])
+
+
+def test_a_second_build_into_the_same_folder_fails_at_once(tmp_path) -> None:
+    out = tmp_path / "public"
+    write_tree(out, {"index.html": b"first"})
+    with (tmp_path / ".public.lock").open("a") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)  # as a build that is writing holds it
+        with pytest.raises(output.Busy) as info:
+            write_tree(out, {"index.html": b"second"})
+    assert "another sitegen build is writing this output folder now" in str(info.value)
+    assert listing(out) == {"index.html": b"first", MARKER: MARKER_TEXT}
+    write_tree(out, {"index.html": b"third"})  # once the first is done
+    assert (out / "index.html").read_bytes() == b"third"
+
+
+def test_builds_racing_into_one_folder_leave_one_whole_tree(tmp_path) -> None:
+    out = tmp_path / "public"
+    errors: list[BaseException] = []
+
+    def build(n: int) -> None:
+        files = {f"page{i}.html": b"build %d" % n for i in range(200)}
+        try:
+            write_tree(out, files)
+        except output.Busy as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=build, args=(n,)) for n in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(errors) < 4
+    bodies = {p.read_bytes() for p in out.glob("page*.html")}
+    assert len(bodies) == 1 and len(list(out.glob("page*.html"))) == 200
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".public.lock", "public"]

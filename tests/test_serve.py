@@ -7,6 +7,7 @@ import json
 import shutil
 import socket
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -479,3 +480,80 @@ def test_a_rebuild_makes_only_the_pages_whose_inputs_changed(
     assert b"Measured with care." in after.files["methodology/index.html"]
     rendered_fresh, _ = build_module.render_site(serve_site, use_cache=False)
     assert after.files == rendered_fresh
+
+
+# Host headers and the connection cap -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("header", "bind", "allowed"),
+    [
+        ("127.0.0.1:8000", "127.0.0.1", True),
+        ("localhost:8000", "127.0.0.1", True),
+        ("LOCALHOST:8000", "127.0.0.1", True),
+        ("[::1]:8000", "::1", True),
+        ("[::1]:8000", "127.0.0.1", True),
+        ("evil.example:8000", "127.0.0.1", False),  # DNS rebinding: the attacker's name
+        ("localhost.evil.example:8000", "127.0.0.1", False),
+        ("127.0.0.1:8001", "127.0.0.1", False),  # another port
+        ("127.0.0.1", "127.0.0.1", False),  # port 80 implied
+        ("", "127.0.0.1", False),
+        (None, "127.0.0.1", False),
+        ("127.0.0.1:8000 x", "127.0.0.1", False),
+        ("[::1:8000", "::1", False),
+        ("preview.lan:8000", "preview.lan", True),  # the --host given
+        ("192.168.1.5:8000", "0.0.0.0", True),  # every address: any IP, never a name
+        ("[fe80::1]:8000", "::", True),
+        ("evil.example:8000", "0.0.0.0", False),
+        ("192.168.1.5:8000", "127.0.0.1", False),
+    ],
+)
+def test_host_allowed(header, bind, allowed) -> None:
+    from sitegen.serve.hosts import host_allowed
+
+    assert host_allowed(header, bind, 8000) is allowed
+
+
+def raw_get(port: int, host: str, target: str = "/board/") -> tuple[int, bytes]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    conn.putrequest("GET", target, skip_host=True)
+    conn.putheader("Host", host)
+    conn.endheaders()
+    response = conn.getresponse()
+    body = response.read()
+    conn.close()
+    return response.status, body
+
+
+def test_a_request_for_another_name_is_refused(preview: Preview) -> None:
+    port = preview.port
+    assert raw_get(port, f"localhost:{port}")[0] == 200
+    status, body = raw_get(port, f"attacker.example:{port}")
+    assert status == 403 and b"answers only to requests for localhost" in body
+    assert raw_get(port, f"attacker.example:{port}", "/__sitegen/events")[0] == 403
+
+
+def test_connections_beyond_the_cap_get_503_at_once(serve_site: Path, monkeypatch) -> None:
+    from sitegen.serve.server import PreviewServer
+
+    monkeypatch.setattr(PreviewServer, "max_connections", 3)
+    with Preview(serve_site, port=0) as preview:
+        idle = [socket.create_connection(("127.0.0.1", preview.port)) for _ in range(3)]
+        try:
+            extra = socket.create_connection(("127.0.0.1", preview.port), timeout=5)
+            answer = extra.recv(200)
+            extra.close()
+            assert answer.startswith(b"HTTP/1.1 503 ")
+        finally:
+            for conn in idle:
+                conn.close()
+        status = 0
+        for _ in range(100):  # the idle ones' threads end once their sockets close
+            try:
+                status = request(preview, "/board/").status
+            except (ConnectionError, http.client.HTTPException):
+                status = 0
+            if status == 200:
+                break
+            time.sleep(0.05)
+        assert status == 200

@@ -1,23 +1,28 @@
 """Cache files beside the site: plain JSON behind a header that names and signs the body.
 
-A file whose header does not match its body (truncated, edited, from another version) reads
-as None, so a cache is rebuilt, never trusted. Nothing here can run code on reading (no pickle).
-A file that cannot be written only costs time: the next build does the work again.
+The signature is an HMAC under a key of the user who builds (cachetrust), so a file whose
+header does not match its body (truncated, edited, from another version, or written on another
+machine and restored here) reads as None: a cache is rebuilt, never trusted. Nothing here can
+run code on reading (no pickle). Without a key nothing is written. A file that cannot be
+written only costs time: the next build does the work again.
 """
 
 from __future__ import annotations
 
 import contextlib
-import hashlib
+import hmac
 import json
 import os
 import tempfile
 from pathlib import Path
 from typing import Any
 
+from .cachetrust import sign
 
-def _header(kind: str, version: int, body: str) -> str:
-    return f"sitegen-{kind} {version} {hashlib.sha256(body.encode()).hexdigest()}"
+
+def _header(kind: str, version: int, body: str) -> str | None:
+    mac = sign(f"{kind} {version}\n{body}")
+    return None if mac is None else f"sitegen-{kind} {version} {mac}"
 
 
 def read_signed(path: Path, kind: str, version: int) -> Any | None:
@@ -25,7 +30,8 @@ def read_signed(path: Path, kind: str, version: int) -> Any | None:
     try:
         raw = path.read_text(encoding="utf-8")
         header, _, body = raw.partition("\n")
-        if header != _header(kind, version, body):
+        expected = _header(kind, version, body)
+        if expected is None or not hmac.compare_digest(header, expected):
             return None
         return json.loads(body)
     except (OSError, UnicodeDecodeError, ValueError):
@@ -35,12 +41,15 @@ def read_signed(path: Path, kind: str, version: int) -> Any | None:
 def write_signed(path: Path, kind: str, version: int, value: Any) -> None:
     """Store `value` atomically (a reader sees the old file or the new one, never half)."""
     body = json.dumps(value, separators=(",", ":"))
+    header = _header(kind, version, body)
+    if header is None:
+        return  # no key to sign with: nothing is cached
     with contextlib.suppress(OSError):
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as out:
-                out.write(_header(kind, version, body) + "\n" + body)
+                out.write(header + "\n" + body)
             os.replace(tmp, path)
         except OSError:
             with contextlib.suppress(OSError):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from dataclasses import dataclass, field
@@ -9,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
-from jinja2.sandbox import SandboxedEnvironment
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 
@@ -18,6 +18,10 @@ from .layout import SiteLayout
 from .records.checker import SLUG
 from .records.problems import Problem, Problems, describe
 from .records.yamlpos import ParseError, decode, parse
+from .reproducible import NotReproducible
+from .sandbox import LimitExceeded, Sandbox, template_line
+from .sitefiles import SiteFiles
+from .urls import markdown_image_problem, markdown_link_problem
 
 # the closing line may end the file, and the front matter may be empty
 FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n(?:(.*?)\r?\n)?---[ \t]*(?:\r?\n|\Z)", re.S)
@@ -129,7 +133,7 @@ def _check_faq(copy: Copy, site_models: dict, site_gpus: dict, problems: Problem
             continue
         for slug in _slugs(value) or []:
             if slug not in known:
-                bad(key, f'expected a slug defined in data/{file}.yaml, got "{slug}"')
+                bad(key, f"expected a slug defined in data/{file}.yaml, got {describe(slug)}")
     order = copy.meta.get("order", 0)
     if isinstance(order, bool) or not isinstance(order, int | float) or not math.isfinite(order):
         bad("order", f"expected a number, got {describe(order)}")
@@ -186,7 +190,7 @@ def load_content(
     base = SiteLayout(root).content
     if not base.is_dir():
         return content
-    for path in sorted(base.rglob("*.md")):
+    for path in SiteFiles(root).walk(base, problems, wanted=lambda p: p.suffix == ".md"):
         rel = path.relative_to(root).as_posix()
         parts = path.relative_to(base).with_suffix("").parts
         copy = read_copy(path, rel, problems)
@@ -226,6 +230,7 @@ def faq_applies(copy: Copy, model: str, gpu: str) -> bool:
 def _strict(fn):
     """A display filter that names an unknown placeholder instead of failing on its type."""
 
+    @functools.wraps(fn)
     def filter_(value, *args):
         if isinstance(value, jinja2.Undefined):
             value._fail_with_undefined_error()
@@ -234,58 +239,39 @@ def _strict(fn):
     return filter_
 
 
-def _sandbox() -> SandboxedEnvironment:
-    env = SandboxedEnvironment(
-        undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=True
-    )
-    env.filters.update({name: _strict(fn) for name, fn in FILTERS.items()})
-    return env
-
-
-_ENV = _sandbox()
+_ENV = Sandbox({name: _strict(fn) for name, fn in FILTERS.items()})
 _MARKDOWN = MarkdownIt("commonmark", {"html": False, "typographer": False}).enable("table")
+# markdown-it would silently print a refused link as text; every link is checked by
+# `markdown` instead, which names it and its line
+_MARKDOWN.validateLink = lambda url: True
 
 
 def _where(copy: Copy, text: str) -> tuple[int, str]:
     """The first line and field of `text`: the body, or the front-matter field it came from."""
     if text != copy.body:
         for key, value in copy.meta.items():
-            if isinstance(key, str) and str(value) == text:
+            # only text holds placeholders (and a list of aliases is never str()-ed: it can
+            # be huge)
+            if isinstance(key, str) and isinstance(value, str) and value == text:
                 return copy.line(key), key
     return copy.body_line, "placeholder"
 
 
-def _failing_line(first_line: int, text: str, context: dict) -> tuple[int, str]:
-    """Find which placeholder fails by rendering each alone."""
+def _failing_line(first_line: int, text: str, context: dict, failure: Exception) -> tuple[int, str]:
+    """The line Jinja names for `failure` and its message, led by the placeholder of that line
+    that fails alone in the same words (a block tag such as {% for %} cannot be rendered
+    alone, and its body's names are only defined inside it)."""
+    line = template_line(failure) or 1
+    message = str(failure) or "a placeholder failed"
     for match in PLACEHOLDER.finditer(text):
+        if text[: match.start()].count("\n") + 1 != line:
+            continue
         try:
-            _ENV.from_string(match.group(0)).render(context)
+            _ENV.render(match.group(0), context)
         except Exception as exc:  # noqa: BLE001 - an editor's expression may fail in any way
-            return first_line + text[: match.start()].count("\n"), f"{match.group(0)}: {exc}"
-    return first_line, "a placeholder failed"
-
-
-# Tags that would read another file: a placeholder only quotes the page's values.
-_FILE_TAGS = (
-    jinja2.nodes.Include,
-    jinja2.nodes.Import,
-    jinja2.nodes.FromImport,
-    jinja2.nodes.Extends,
-)
-
-
-def _refuse_file_tags(copy: Copy, text: str, first_line: int, field_: str) -> None:
-    for node in _ENV.parse(text).find_all(_FILE_TAGS):
-        tag = {"FromImport": "from ... import"}.get(type(node).__name__, type(node).__name__)
-        raise CopyError(
-            Problem(
-                copy.rel,
-                first_line + node.lineno - 1,
-                field_,
-                f"{{% {tag.lower()} %}} cannot be used in content: a placeholder may only "
-                "quote the page's values, never another file",
-            )
-        )
+            if str(exc) == message:
+                return first_line + line - 1, f"{match.group(0)}: {message}"
+    return first_line + line - 1, message
 
 
 def fill(copy: Copy, text: str, context: dict) -> str:
@@ -294,15 +280,16 @@ def fill(copy: Copy, text: str, context: dict) -> str:
         return text
     first_line, field_ = _where(copy, text)
     try:
-        _refuse_file_tags(copy, text, first_line, field_)
-        return _ENV.from_string(text).render(context)
-    except CopyError:
-        raise
+        return _ENV.render(text, context)
     except jinja2.TemplateSyntaxError as exc:
         line = first_line + (exc.lineno or 1) - 1
         raise CopyError(Problem(copy.rel, line, field_, exc.message or "syntax error")) from None
-    except Exception:  # noqa: BLE001 - undefined names, filters given the wrong type, ...
-        line, message = _failing_line(first_line, text, context)
+    except (LimitExceeded, NotReproducible, RecursionError) as exc:
+        line = first_line + (getattr(exc, "line", None) or template_line(exc) or 1) - 1
+        message = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
+        raise CopyError(Problem(copy.rel, line, field_, message + _on_page(context))) from None
+    except Exception as exc:  # noqa: BLE001 - undefined names, filters given the wrong type, ...
+        line, message = _failing_line(first_line, text, context, exc)
         raise CopyError(Problem(copy.rel, line, field_, message + _on_page(context))) from None
 
 
@@ -320,10 +307,39 @@ def _on_page(context: dict) -> str:
     return hint + ")"
 
 
+class LinkError(ValueError):
+    """A link or image in Markdown that no page may carry; `line` counts from 0."""
+
+    def __init__(self, line: int, message: str) -> None:
+        super().__init__(message)
+        self.line = line
+        self.message = message
+
+
+def _check_links(tokens: list) -> None:
+    for token in tokens:
+        for child in token.children or ():
+            if child.type == "link_open":
+                url, why = str(child.attrs.get("href", "")), markdown_link_problem
+            elif child.type == "image":
+                url, why = str(child.attrs.get("src", "")), markdown_image_problem
+            else:
+                continue
+            if problem := why(url):
+                line = token.map[0] if token.map else 0
+                raise LinkError(line, f"expected {problem}, got {describe(url)}")
+
+
 def markdown(text: str) -> Markup:
-    """CommonMark with tables; raw HTML is escaped, never passed through."""
-    return Markup(_MARKDOWN.render(text))
+    """CommonMark with tables; raw HTML is escaped, never passed through; a link that is not
+    http(s), mailto or within the site, or an image from elsewhere, raises LinkError."""
+    tokens = _MARKDOWN.parse(text)
+    _check_links(tokens)
+    return Markup(_MARKDOWN.renderer.render(tokens, _MARKDOWN.options, {}))
 
 
 def render_copy(copy: Copy, context: dict) -> Markup:
-    return markdown(fill(copy, copy.body, context))
+    try:
+        return markdown(fill(copy, copy.body, context))
+    except LinkError as exc:
+        raise CopyError(Problem(copy.rel, copy.body_line + exc.line, "link", exc.message)) from None

@@ -189,6 +189,18 @@ def leaderboard_rows(site: Site, pairs: dict[tuple[str, str], list[WorkloadSumma
     return rows
 
 
+# A text cell starting with one of these is a formula to a spreadsheet (OWASP, CSV injection).
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_text(value: str) -> str:
+    """A text cell, with a leading ' where a spreadsheet would read it as a formula.
+
+    Only text goes through here: numbers are written as numbers, a minus sign and all.
+    """
+    return "'" + value if value.startswith(FORMULA_START) else value
+
+
 def leaderboard_csv(site: Site, rows: list[dict]) -> str:
     tiers = [t.slug for t in site.pricing.tiers]
     out = io.StringIO()
@@ -212,17 +224,17 @@ def leaderboard_csv(site: Site, rows: list[dict]) -> str:
         cost = r["cost_per_million_tokens"] or {}
         writer.writerow(
             [
-                r["model"],
-                r["gpu"],
-                r["workload"],
+                csv_text(r["model"]),
+                csv_text(r["gpu"]),
+                csv_text(r["workload"]),
                 repr(r["interactivity"]),
                 "" if r["throughput_per_gpu"] is None else repr(r["throughput_per_gpu"]),
                 *["" if cost.get(t) is None else repr(cost[t]) for t in tiers],
-                r["engine"] or "",
-                r["precision"] or "",
+                csv_text(r["engine"] or ""),
+                csv_text(r["precision"] or ""),
                 r["configs"],
-                r["last_date"],
-                r["url"],
+                csv_text(r["last_date"]),
+                csv_text(r["url"]),
             ]
         )
     return out.getvalue()

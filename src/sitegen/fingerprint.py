@@ -14,7 +14,9 @@ from pathlib import Path
 
 from .codeversion import code_version
 from .layout import SiteLayout
+from .records.problems import Problems
 from .render import theme_dir
+from .sitefiles import SiteFiles
 
 LIBRARIES = ("jinja2", "markupsafe", "markdown-it-py", "pyyaml", "numpy", "pandas", "pyarrow")
 
@@ -36,13 +38,17 @@ def _files(folder: Path) -> list[Path]:
 
 
 def site_inputs(site_root: Path, options: str) -> str | None:
-    """The digest of everything a build of `site_root` reads; None if a file cannot be read."""
+    """The digest of everything a build of `site_root` reads; None if a file cannot be read,
+    or must not be (a link leaving the site, a pipe: the build itself says so)."""
     layout = SiteLayout(site_root)
     h = hashlib.blake2b(digest_size=20)
     h.update(f"{code_version()}\0{_versions()}\0{options}\0".encode())
-    sources = [layout.config]
+    site_files, refused = SiteFiles(site_root), Problems()
+    sources = [layout.config] if site_files.check(layout.config, refused) else []
     for name in SiteLayout.SOURCE_FOLDERS:
-        sources += _files(site_root / name)
+        sources += site_files.walk(site_root / name, refused)
+    if refused:
+        return None
     theme = theme_dir()
     try:
         for path in sources:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .cachefile import read_signed, write_signed
+from .cachetrust import cache_folder
 from .layout import SiteLayout
 from .records.problems import Problem, Row
 
@@ -43,6 +44,8 @@ class JobCache:
     def read(cls, site_root: Path, out_dir: Path) -> JobCache:
         """The records of the last build into `out_dir`; none when there are none to trust."""
         out_dir = out_dir.resolve()
+        if cache_folder(site_root) is None:
+            return cls(out_dir)  # a cache folder that is not the site's own
         data = read_signed(cls.location(site_root), KIND, VERSION)
         try:
             if data.get("out") != str(out_dir):
@@ -74,10 +77,14 @@ class JobCache:
     @classmethod
     def forget(cls, site_root: Path) -> None:
         """Drop the records before the output changes: they must never describe other files."""
+        if SiteLayout(site_root).cache.is_symlink():
+            return  # not the site's own: nothing is removed through it
         with contextlib.suppress(OSError):
             cls.location(site_root).unlink()
 
     def write(self, site_root: Path) -> None:
+        if cache_folder(site_root) is None:
+            return
         jobs = {
             name: [r.key, list(r.outputs), [list(row) for row in r.sitemap], list(r.charts)]
             for name, r in sorted(self.records.items())

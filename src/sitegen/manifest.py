@@ -3,9 +3,10 @@
 Kept in the site's cache folder (`.sitegen-cache/output.json`) as plain JSON: for each output
 file, the digest of its bytes and the size and modification time it had when written. A file
 whose new bytes have the same digest, and which is still on disk as it was left, is carried
-over into the new output by a hard link: same bytes, same mtime, no write. The manifest ends
-with a digest of its own body and names the output folder it describes; a truncated, edited,
-foreign or unreadable manifest is ignored (every file is then written), never trusted.
+over into the new output by a hard link: same bytes, same mtime, no write. The manifest is a
+signed cache file (cachefile.py: an HMAC under this user's key) naming the output folder it
+describes; a truncated, edited, foreign, unreadable or restored-from-elsewhere manifest is
+ignored (every file is then written), never trusted.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .cachefile import read_signed, write_signed
+from .cachetrust import cache_folder
 from .layout import SiteLayout
 
 KIND = "output"
@@ -71,6 +73,8 @@ class Manifest:
     def read(cls, site_root: Path, out_dir: Path) -> Manifest:
         """The manifest of `out_dir`, or an empty one when there is none to trust."""
         empty = cls(out_dir)
+        if cache_folder(site_root) is None:
+            return empty  # a cache folder that is not the site's own, or nothing to sign with
         data = read_signed(cls.location(site_root), KIND, VERSION)
         try:
             if data.get("out") != str(out_dir.resolve()):
@@ -86,6 +90,8 @@ class Manifest:
 
     def write(self, site_root: Path) -> None:
         """Record what `out_dir` holds now; a cache that cannot be written only costs time."""
+        if cache_folder(site_root) is None:
+            return
         files = {rel: [e.digest, e.size, e.mtime_ns] for rel, e in sorted(self.entries.items())}
         write_signed(
             self.location(site_root), KIND, VERSION, {"out": str(self.out_dir), "files": files}

@@ -14,9 +14,10 @@ from .content import load_content
 from .jobcache import JobRecord
 from .making import Maker, make_all, workers_for
 from .output import KEPT, Kept
+from .output_paths import check_outputs
 from .progress import Progress
 from .records import Problems, SiteError, load_site
-from .render import asset_files, environment
+from .render import asset_files, check_templates, environment
 from .sitemap import robots_txt, sitemap_xml
 from .tables import summarise
 from .views import Job, Keys, Sources, plan_jobs
@@ -69,6 +70,8 @@ def render_outputs(
         raise SiteError(problems.sorted())
     run_ids = {run.id for run in site.runs}
     content = load_content(site_root, site.models, site.gpus, problems, run_ids)
+    if check_templates(site_root, problems):  # no template is read before this passes
+        raise SiteError(problems.sorted())
     progress.phase("compute")
     src = Sources(site, summarise(site), content)
     env = environment(site_root)
@@ -88,6 +91,8 @@ def render_outputs(
     workers = workers_for(len(to_make)) if parallel else 1
     made = make_all(maker, to_make, progress, workers)
     problems.extend(made.copy_problems)
+    outputs = [rel for r in (*made.records.values(), *kept.values()) for rel in r.outputs]
+    problems.extend(check_outputs(site, content, outputs, site_root))
     if problems.has_errors or (strict and problems):
         raise SiteError(problems.sorted())
     if made.failed:

@@ -13,9 +13,12 @@ import jinja2
 from markupsafe import Markup
 
 from .display import FILTERS
+from .jsonhtml import json_for_html
 from .layout import SiteLayout
-from .records import Problem
+from .records import Problem, Problems
 from .records.yamlpos import ParseError, decode
+from .reproducible import NotReproducible, page_address, printable
+from .sitefiles import SiteFiles
 
 if TYPE_CHECKING:  # the views import numpy and pandas, which rendering itself does not need
     from .views import Page
@@ -78,32 +81,73 @@ def _environment(dirs: tuple[str, ...], _files: tuple[str, ...]) -> jinja2.Envir
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        finalize=printable,  # an object printed would differ from build to build
     )
     env.filters.update(FILTERS)
+    env.filters["tojson"] = json_for_html  # the one way JSON goes into HTML
     env.globals["url"] = _url
     return env
 
 
-def asset_files(site_root: Path) -> dict[str, bytes]:
-    """assets/ of the theme, with the site's own files replacing the theme's of the same name."""
-    files: dict[str, bytes] = {}
+def check_templates(site_root: Path, problems: Problems) -> bool:
+    """The site's own templates/ (assets too) hold only files of the site: a link leaving its
+    input folders is a problem (into `problems`), and nothing under templates/ may be read
+    before this passes. True when it does not."""
+    found = Problems()
+    SiteFiles(site_root).walk(SiteLayout(site_root).templates, found)
+    problems.extend(found)
+    return found.has_errors
+
+
+def _files(folder: Path, site_root: Path) -> list[Path]:
+    """The files under one template folder: the site's own confined to the site (a problem
+    left out is one `check_templates` has reported), the built-in theme's as they are."""
+    if folder.resolve().is_relative_to(theme_dir().resolve()):
+        return sorted(p for p in folder.rglob("*") if p.is_file())
+    return SiteFiles(site_root).walk(folder, Problems())
+
+
+def _assets(site_root: Path) -> dict[str, Path]:
+    """Output path -> file of assets/: the theme's, with the site's own replacing them."""
+    found: dict[str, Path] = {}
     for base in reversed(template_dirs(site_root)):
         folder = base / ASSETS
         if folder.is_dir():
-            for path in sorted(folder.rglob("*")):
-                if path.is_file():
-                    files[f"{ASSETS}/{path.relative_to(folder).as_posix()}"] = path.read_bytes()
-    return files
+            for path in _files(folder, site_root):
+                found[f"{ASSETS}/{path.relative_to(folder).as_posix()}"] = path
+    return found
+
+
+def asset_names(site_root: Path) -> list[str]:
+    """The output paths of the assets, for the checks of output_paths."""
+    return sorted(_assets(site_root))
+
+
+def asset_files(site_root: Path) -> dict[str, bytes]:
+    """assets/ of the theme, with the site's own files replacing the theme's of the same name."""
+    return {name: path.read_bytes() for name, path in _assets(site_root).items()}
 
 
 def render_page(env: jinja2.Environment, page: Page, globals_: dict) -> str:
+    """The page's HTML; NotReproducible when it shows an object's memory address (printed
+    through `~` or a filter, which `printable` does not see)."""
     template = env.get_template(page.template)
-    return template.render(page=page, **globals_, **page.context)
+    html = template.render(page=page, **globals_, **page.context)
+    if (shown := page_address(html)) is not None:
+        exc = NotReproducible(
+            f"the page {page.path} shows an object's memory address, which changes from build "
+            f"to build: {shown}"
+        )
+        exc.filename = template.filename  # type: ignore[attr-defined]
+        raise exc
+    return html
 
 
 __all__ = [
     "Markup",
     "asset_files",
+    "asset_names",
+    "check_templates",
     "environment",
     "relative",
     "render_page",
@@ -135,6 +179,8 @@ def template_problem(exc: Exception, site_root: Path, page: str) -> Problem:
         return Problem(
             "templates/", None, "template", f"a template is not UTF-8 text ({exc.reason})"
         )
+    if isinstance(exc, NotReproducible) and getattr(exc, "filename", None):
+        return Problem(_template_rel(exc.filename, site_root), None, "template", str(exc))
     if isinstance(exc, jinja2.TemplateNotFound):
         return Problem("templates/", None, "template", f"{exc.name}: not found (on {page})")
     # Jinja puts the template's file and line into the traceback of a render error

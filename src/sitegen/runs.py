@@ -23,7 +23,7 @@ TEXT_RGB = (27, 31, 36)  # --fg in assets/style.css
 LEGEND_STEPS = 5
 # A grid whose values span more than this ratio is coloured on a log scale (TTFT: 0.09 s..21 s).
 LOG_SCALE_RATIO = 10.0
-HASH_VERSION = re.compile(r"^[0-9a-f]{7,40}$")
+HASH_VERSION = re.compile(r"\A[0-9a-f]{7,40}\Z")
 
 
 def run_route(run_id: str) -> str:

@@ -1,8 +1,10 @@
 """A chart cache on disk, keyed by the hash of the chart's data and of the drawing code.
 
 An unchanged chart is never drawn twice, across builds too. Each entry starts with a header
-naming its key and the hash of its body, so a truncated or edited entry is noticed and drawn
-again; a cache folder that is missing, unreadable or read-only only costs the drawing time.
+naming its key and an HMAC of key and body under this user's key (cachetrust), so an entry
+that is truncated, edited or written elsewhere (a restored cache) is drawn again rather than
+inlined into a page; a cache folder that is missing, unreadable, read-only or a link only
+costs the drawing time.
 """
 
 from __future__ import annotations
@@ -15,9 +17,9 @@ import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from ..layout import SiteLayout
+from ..cachetrust import cache_folder, sign, verify
 
-HEADER = "<!-- sitegen-chart {key} {digest} -->\n"
+HEADER = "<!-- sitegen-chart {key} {mac} -->\n"
 
 
 def drawing_sources() -> list[Path]:
@@ -45,10 +47,6 @@ def chart_key(kind: str, data: object) -> str:
     return hashlib.sha256(payload.encode()).hexdigest()
 
 
-def _digest(body: str) -> str:
-    return hashlib.sha256(body.encode()).hexdigest()
-
-
 class ChartCache:
     """get_or_draw(kind, data, draw): the cached SVG for `data`, or `draw(data)` stored."""
 
@@ -60,7 +58,7 @@ class ChartCache:
 
     @classmethod
     def for_site(cls, site_root: Path | str) -> ChartCache:
-        return cls(SiteLayout(Path(site_root)).cache / "charts")
+        return cls(cache_folder(Path(site_root), "charts"))
 
     def _read(self, key: str) -> str | None:
         if self.folder is None:
@@ -70,18 +68,20 @@ class ChartCache:
         except (OSError, UnicodeDecodeError):
             return None
         header, _, body = raw.partition("\n")
-        if header + "\n" != HEADER.format(key=key, digest=_digest(body)):
-            return None  # truncated, edited or from another key: draw again
+        mac = header.removeprefix(f"<!-- sitegen-chart {key} ").removesuffix(" -->")
+        if header + "\n" != HEADER.format(key=key, mac=mac) or not verify(f"{key}\n{body}", mac):
+            return None  # truncated, edited, restored from elsewhere or another key: draw again
         return body
 
     def _write(self, key: str, body: str) -> None:
-        if self.folder is None:
+        mac = sign(f"{key}\n{body}")
+        if self.folder is None or mac is None:
             return
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=self.folder, prefix=".tmp-", suffix=".svg")
             with os.fdopen(fd, "w", encoding="utf-8") as out:
-                out.write(HEADER.format(key=key, digest=_digest(body)) + body)
+                out.write(HEADER.format(key=key, mac=mac) + body)
             os.replace(tmp, self.folder / f"{key}.svg")
         except OSError:
             pass  # a cache that cannot be written only costs time

@@ -16,8 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from ..records import Problem, SiteError
-from ..records.problems import describe
+from ..records.problems import WARNING, describe
 from ..records.yamlpos import ParseError, Path_, field_name, parse
+from ..urls import link_problem
 
 MS_PER = {"ns": 1e-6, "us": 1e-3, "µs": 1e-3, "ms": 1.0, "s": 1000.0, "sec": 1000.0}
 
@@ -209,6 +210,21 @@ def text(value: Any) -> str | None:
     if isinstance(value, int | float) and not isinstance(value, bool):
         return str(value)
     return None
+
+
+def link(source: Source, index: int, path: Path_, value: Any, warnings: list) -> str | None:
+    """A URL a result file gives for its run: kept when it is an http(s) link, else left out of
+    the record with a warning (a third party's file may carry a `javascript:` link)."""
+    url = text(value)
+    if url is None:
+        return None
+    if why := link_problem(url):
+        message = f"left out of the record: expected {why}, got {describe(url)}"
+        warnings.append(
+            Problem(source.name, source.line(index, path), field_name(path), message, WARNING)
+        )
+        return None
+    return url
 
 
 def to_ms(value: Any, unit: str) -> float | None:

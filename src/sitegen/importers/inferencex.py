@@ -23,6 +23,7 @@ from .common import (
     Reading,
     Source,
     latency,
+    link,
     positive,
     text,
     to_date,
@@ -153,7 +154,7 @@ def _row(source: Source, i: int, row: Any, path: tuple, warnings: list, names: d
         osl=whole(row.get("osl")),
         date=to_date(row.get("date")),
         source=SOURCE,
-        url=text(row.get("run_url")),
+        url=link(source, 0, (*path, "run_url"), row.get("run_url"), warnings),
     )
     return Measurement(
         file=source.name, identity=identity, config=config, line=source.line(0, path)

@@ -28,7 +28,7 @@ from .existing import merge_into_archive, merge_into_file, refuse_broken_archive
 from .merge import Merged
 from .planning import ARCHIVE, Planned
 
-PLAIN = re.compile(r"^[A-Za-z][A-Za-z0-9 ._/+()-]*$")
+PLAIN = re.compile(r"\A[A-Za-z][A-Za-z0-9 ._/+()-]*\Z")
 FLOW_LISTS = ("configs", "decode", "prefill", "canonical")
 WIDTH = 100
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)

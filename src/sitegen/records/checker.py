@@ -9,10 +9,12 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from ..urls import link_problem
 from .problems import WARNING, Problem, Problems, describe
 from .yamlpos import Document, Path_
 
-SLUG = re.compile(r"^[a-z0-9][a-z0-9.-]*$")
+# \A and \Z: "$" would also accept a trailing newline, making folders and URLs with one in them
+SLUG = re.compile(r"\A[a-z0-9][a-z0-9.-]*\Z")
 MISSING = object()
 # No measurement, price or target is anywhere near these; beyond them a figure is a typo, and
 # the charts' arithmetic (ticks, logs, ratios) overflows or divides by an underflowed zero.
@@ -101,6 +103,14 @@ class Checker:
             self.expected(path + (key,), "a non-empty string", value)
             return None
         return text
+
+    def url(self, obj: dict, path: Path_, key: str) -> str | None:
+        """An optional link to elsewhere: an absolute http(s) URL (see urls.link_problem)."""
+        value = self.string(obj, path, key, required=False)
+        if value is not None and (why := link_problem(value)):
+            self.expected(path + (key,), why, value)
+            return None
+        return value
 
     def number(
         self,

@@ -12,6 +12,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .. import sitefiles  # the module: it imports records.problems, records imports it
+from ..cachetrust import cache_folder
 from ..layout import SiteLayout
 from . import columnar, parquet, schema
 from .checker import SLUG, Checker
@@ -74,15 +76,20 @@ def read_document(
 
 def run_id(rel_to_runs: str) -> str:
     """data/runs/localmaxxing/paiton.yaml -> localmaxxing-paiton."""
-    stem = re.sub(r"\.(ya?ml|json|parquet)$", "", rel_to_runs)
+    stem = re.sub(r"\.(ya?ml|json|parquet)\Z", "", rel_to_runs)
     return stem.replace("/", "-")
 
 
 def catalogs(root: Path, problems: Problems, digests: dict[str, str] | None = None) -> Catalogs:
     """models, GPUs, workloads, pricing and sitegen.yaml, checked; their digests into `digests`."""
 
+    files = sitefiles.SiteFiles(root)
+
     def checked(rel: str, fn, *args):
-        doc = read_document(root / rel, rel, problems, digests=digests)
+        if files.check(root / rel, problems):
+            doc = read_document(root / rel, rel, problems, digests=digests)
+        else:
+            doc = EMPTY
         # a file that is missing or unreadable is one problem, not one per field it lacks
         told = problems if doc is not EMPTY else Problems()
         return fn(Checker(rel, doc, told), doc.data, *args)
@@ -121,12 +128,14 @@ def run_files(root: Path, ids: dict[str, str], problems: Problems) -> list[tuple
     """
     runs_dir, suffixes = SiteLayout(root).runs, SiteLayout.RUN_SUFFIXES
     found: list[tuple[Path, str, str]] = []
-    if not runs_dir.is_dir():
-        return found
-    for path in sorted(p for p in runs_dir.rglob("*") if p.suffix.lower() in suffixes):
-        inside = path.relative_to(runs_dir).parts
-        if any(part.startswith(".") for part in inside):
-            continue  # hidden files and folders (editor backups, .git) are not records
+    paths = sitefiles.SiteFiles(root).walk(
+        runs_dir,
+        problems,
+        # hidden files and folders (editor backups, .git) are not records
+        wanted=lambda p: p.suffix.lower() in suffixes and not p.name.startswith("."),
+        skipped=lambda p: p.name.startswith("."),
+    )
+    for path in paths:
         rel = path.relative_to(root).as_posix()
         if path.suffix not in suffixes:
             problems.add(
@@ -139,13 +148,6 @@ def run_files(root: Path, ids: dict[str, str], problems: Problems) -> list[tuple
                     WARNING,
                 )
             )
-            continue
-        if path.is_symlink() and not path.exists():
-            problems.add(
-                Problem(rel, None, "", "cannot read: a link to a file that does not exist")
-            )
-            continue
-        if not path.is_file():
             continue
         rid = run_id(path.relative_to(runs_dir).as_posix())
         if path.suffix == parquet.SUFFIX:
@@ -379,7 +381,7 @@ def load_site(root: Path | str, use_cache: bool = False) -> tuple[Site | None, P
         return None, problems
     digests: dict[str, str] = {}
     known = catalogs(root, problems, digests)
-    parsed = ParseCache(layout.cache / "parsed") if use_cache else None
+    parsed = ParseCache(cache_folder(root, "parsed")) if use_cache else None
     runs, table = load_runs(root, known, problems, digests, parsed)
     if parsed is not None:
         parsed.prune()

@@ -13,6 +13,7 @@ from ..display import plural
 
 ERROR = "error"
 WARNING = "warning"
+MAX_SHOWN = 200  # characters of a bad value quoted in a message
 
 
 def describe(value: Any) -> str:
@@ -22,6 +23,8 @@ def describe(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
+        if len(value) > MAX_SHOWN:  # a message quotes a value, it does not reprint a file
+            return f'"{value[:MAX_SHOWN]}..." ({len(value):,} characters)'
         return '"' + value + '"'
     if isinstance(value, dict):
         return "a mapping"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..urls import base_url_problem
 from .checker import MISSING, Checker
 from .model import (
     CanonicalResult,
@@ -156,8 +157,9 @@ def site_config(c: Checker, data: Any, known_workloads: dict, pricing: Pricing) 
         ("title", "description", "base_url", "default_workload", "targets", "headline", "frontier"),
     )
     base_url = c.string(top, (), "base_url")
-    if base_url and not base_url.startswith(("http://", "https://")):
-        c.expected(("base_url",), "an absolute http(s) URL", base_url)
+    if base_url and (why := base_url_problem(base_url)):
+        c.expected(("base_url",), why, base_url)
+        base_url = None
     if base_url and not base_url.endswith("/"):
         base_url += "/"
     default_workload = next(iter(known_workloads), "")
@@ -287,7 +289,7 @@ CONFIG_KEY = (
 def _run_fields(c: Checker, r: dict, catalogs: Catalogs) -> dict:
     return dict(
         source=c.string(r, (), "source"),
-        url=c.string(r, (), "url", required=False),
+        url=c.url(r, (), "url"),
         date=c.date(r, (), "date"),
         model=c.ref(r, (), "model", catalogs.models, "data/models.yaml"),
         gpu=c.ref(r, (), "gpu", catalogs.gpus, "data/gpus.yaml"),

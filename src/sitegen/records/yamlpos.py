@@ -26,7 +26,7 @@ class DuplicateKeyError(yaml.MarkedYAMLError):
 
 MERGE_TAG = "tag:yaml.org,2002:merge"
 # YAML 1.1 reads 1e3 and 1e400 as strings; a site owner means numbers (YAML 1.2 and JSON agree).
-_FLOAT_1_2 = re.compile(r"^[-+]?(?:[0-9][0-9_]*)(?:\.[0-9_]*)?[eE][-+]?[0-9]+$")
+_FLOAT_1_2 = re.compile(r"\A[-+]?(?:[0-9][0-9_]*)(?:\.[0-9_]*)?[eE][-+]?[0-9]+\Z")
 
 
 def _construct_mapping(loader: _Loader, node: yaml.MappingNode, deep: bool = False) -> dict:
@@ -230,7 +230,54 @@ def parse(text: str, *, json_file: bool = False) -> Document:
         raise ParseError("not valid YAML: nested too deeply", None) from None
     except yaml.YAMLError as exc:
         raise ParseError(f"not valid YAML: {exc}", None) from None
+    _check_aliases(text, data)
     return Document(data, text=text)
+
+
+MAX_EXPANDED = 100_000  # values a YAML file's aliases may expand to
+_ALIAS = re.compile(r"(?:^|[\s\[{,:-])\*[^\s,\]}]", re.M)
+
+
+def _expanded_size(data: Any) -> int:
+    """How many values `data` holds with every alias expanded, counted without expanding them
+    (an alias is the same object: each is counted once, by id); ParseError beyond the limit."""
+    sizes: dict[int, int] = {}
+    open_: set[int] = set()
+
+    def size(value: Any) -> int:
+        if not isinstance(value, dict | list):
+            return 1
+        key = id(value)
+        if key in sizes:
+            return sizes[key]
+        if key in open_:
+            raise ParseError("not valid YAML: an alias refers to the value that holds it", None)
+        open_.add(key)
+        items = [*value.keys(), *value.values()] if isinstance(value, dict) else value
+        total = 1 + sum(size(item) for item in items)
+        open_.discard(key)
+        if total > MAX_EXPANDED:
+            raise ParseError(
+                f"not valid YAML: its aliases (*name) expand to more than {MAX_EXPANDED:,} values",
+                None,
+            )
+        sizes[key] = total
+        return total
+
+    return size(data)
+
+
+def _check_aliases(text: str, data: Any) -> None:
+    """Aliases may not multiply a file beyond MAX_EXPANDED values ("billion laughs"): a
+    message or a page that prints such a value would never end."""
+    if "&" not in text or (first := _ALIAS.search(text)) is None:
+        return  # no alias without an anchor: the common case costs one scan of the text
+    try:
+        _expanded_size(data)
+    except ParseError as exc:
+        raise ParseError(exc.message, text[: first.end() - 2].count("\n") + 1) from None
+    except RecursionError:
+        raise ParseError("not valid YAML: nested too deeply", None) from None
 
 
 def field_name(path: Path_) -> str:

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import socket
+import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from . import routes
+from .hosts import host_allowed, refusal
 from .state import SiteState, Snapshot
 
 KEEPALIVE_S = 15.0  # a comment line this often lets a dead client be noticed and dropped
@@ -31,17 +34,50 @@ def build_event(snapshot: Snapshot) -> bytes:
     return f"event: build\ndata: {json.dumps(state)}\n\n".encode()
 
 
+_BUSY_BODY = b"sitegen serve: too many connections, try again\n"
+BUSY = (
+    b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
+    b"Retry-After: 1\r\nConnection: close\r\n"
+    + f"Content-Length: {len(_BUSY_BODY)}\r\n\r\n".encode()
+    + _BUSY_BODY
+)
+
+
 class PreviewServer(ThreadingHTTPServer):
-    """One thread per connection, so an open event stream never holds up a page request."""
+    """One thread per connection, so an open event stream never holds up a page request;
+    at most `max_connections` at once (each open page holds one for its events), further
+    ones are answered 503 at once rather than given a thread each."""
 
     daemon_threads = True
     allow_reuse_address = True
+    max_connections = 64
 
     def __init__(self, address: tuple[str, int], state: SiteState) -> None:
         if ":" in address[0]:
             self.address_family = socket.AF_INET6
         self.state = state
+        self.bind_host = address[0]
+        self._slots = threading.BoundedSemaphore(self.max_connections)
         super().__init__(address, PreviewHandler)
+
+    def process_request(self, request, client_address) -> None:  # type: ignore[no-untyped-def]
+        if not self._slots.acquire(blocking=False):
+            with contextlib.suppress(OSError):
+                request.settimeout(1.0)
+                request.sendall(BUSY)
+            self.shutdown_request(request)
+            return
+        try:
+            super().process_request(request, client_address)
+        except BaseException:
+            self._slots.release()
+            raise
+
+    def process_request_thread(self, request, client_address) -> None:  # type: ignore[no-untyped-def]
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self._slots.release()
 
 
 class PreviewHandler(BaseHTTPRequestHandler):
@@ -50,13 +86,26 @@ class PreviewHandler(BaseHTTPRequestHandler):
     timeout = 10  # seconds a silent client may hold its connection (and shutdown) open
 
     def do_GET(self) -> None:
-        if self.path.partition("?")[0] == routes.EVENTS_PATH:
+        if not self._for_us():
+            self._send(self._refused(), body=True)
+        elif self.path.partition("?")[0] == routes.EVENTS_PATH:
             self._stream_events()
         else:
             self._send(routes.reply(self.server.state.current(), self.path), body=True)
 
     def do_HEAD(self) -> None:
-        self._send(routes.reply(self.server.state.current(), self.path), body=False)
+        reply = routes.reply(self.server.state.current(), self.path)
+        self._send(reply if self._for_us() else self._refused(), body=False)
+
+    def _for_us(self) -> bool:
+        """A request naming this preview in its Host header (see hosts.py)."""
+        port = self.server.server_address[1]
+        return host_allowed(self.headers.get("Host"), self.server.bind_host, port)
+
+    def _refused(self) -> routes.Reply:
+        port = self.server.server_address[1]
+        body = refusal(self.headers.get("Host"), self.server.bind_host, port)
+        return routes.Reply(403, body, routes.CONTENT_TYPES[".txt"])
 
     def _send(self, reply: routes.Reply, body: bool) -> None:
         self.send_response(reply.status)

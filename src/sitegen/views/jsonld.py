@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import json
-
 from markupsafe import Markup
 
 from .. import faq
+from ..jsonhtml import json_for_html
 
 
 def plain(html: Markup) -> str:
@@ -27,6 +26,4 @@ def faq_jsonld(entries: list[faq.Entry]) -> Markup:
             for e in entries
         ],
     }
-    text = json.dumps(data, ensure_ascii=False, indent=1)
-    # "</" cannot close the script element when escaped
-    return Markup(text.replace("</", "<\\/"))
+    return json_for_html(data, indent=1)

@@ -1,0 +1,121 @@
+"""Reading only the site's own files: sitegen.yaml, data/, content/ and templates/.
+
+A pull request can add a link (`content/faq/x.md -> /etc/passwd`, or `-> ../.git/config`,
+where CI keeps its token); following it would publish the machine's files. A link is read only
+when its target lies inside one of the site's input folders; any other link is an error naming
+the link, and its target is never opened, so none of its bytes reach a page or a message. Only
+regular files are read: a named pipe would block a build for ever.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Callable
+from pathlib import Path
+
+from .layout import SiteLayout
+from .records.problems import Problem, Problems
+
+LEAVES = (
+    "a link to outside the site's data/, content/ and templates/ folders: sitegen reads no "
+    "file outside them, and did not read this one"
+)
+NOT_REGULAR = "not a regular file (a pipe, socket or device), not read"
+BROKEN = "cannot read: a link to a file that does not exist"
+
+
+def _inside(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
+class SiteFiles:
+    """Which files of one site may be read, and a walk over them."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = Path(root)
+        self.real_root = os.path.realpath(self.root)
+        layout = SiteLayout(self.root)
+        # each input folder as it resolves, if it stays inside the site (the site folder
+        # itself is no input folder: a link `data -> .` would open .git/ and public/)
+        self.regions = [
+            real
+            for name in SiteLayout.SOURCE_FOLDERS
+            if _inside(real := os.path.realpath(layout.root / name), self.real_root)
+            and real != self.real_root
+        ]
+        config = os.path.realpath(layout.config)
+        self.config_ok = config == os.path.join(self.real_root, SiteLayout.CONFIG) or any(
+            _inside(config, region) for region in self.regions
+        )
+
+    def rel(self, path: Path) -> str:
+        return path.relative_to(self.root).as_posix()
+
+    def allows(self, path: Path) -> bool:
+        """True when reading `path` (following its links) stays inside an input folder."""
+        if path == self.root / SiteLayout.CONFIG:
+            return self.config_ok
+        real = os.path.realpath(path)
+        return any(_inside(real, region) for region in self.regions)
+
+    def check(self, path: Path, problems: Problems) -> bool:
+        """A file about to be read: inside the site and a regular file (or missing: the
+        reader says so). A problem naming the file otherwise."""
+        if not path.is_symlink() and not path.exists():
+            return True
+        if not self.allows(path):
+            problems.add(Problem(self.rel(path), None, "", LEAVES))
+            return False
+        try:
+            mode = path.stat().st_mode
+        except OSError:
+            problems.add(Problem(self.rel(path), None, "", BROKEN))
+            return False
+        if not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
+            problems.add(Problem(self.rel(path), None, "", NOT_REGULAR))
+            return False
+        return True
+
+    def walk(
+        self,
+        folder: Path,
+        problems: Problems,
+        wanted: Callable[[Path], bool] = lambda path: True,
+        skipped: Callable[[Path], bool] = lambda path: False,
+    ) -> list[Path]:
+        """Every regular file under `folder` that `wanted` (told its path) wants, sorted;
+        folders that are `skipped` are not entered.
+
+        Links are followed while they stay inside the site's input folders; a link leaving
+        them, a broken link or a file that is not regular is a problem (for folders always,
+        for files when wanted). Paths are as the site names them, links not resolved.
+        """
+        found: list[Path] = []
+        if not folder.is_dir() or not self.check(folder, problems):
+            return found
+        seen: set[str] = set()
+        pending = [folder]
+        while pending:
+            here = pending.pop()
+            real = os.path.realpath(here)
+            if real in seen:  # a folder reached twice (a link to a parent): walked once
+                continue
+            seen.add(real)
+            try:
+                entries = sorted(os.scandir(here), key=lambda e: e.name)
+            except OSError as exc:
+                problems.add(Problem(self.rel(here), None, "", f"cannot read: {exc.strerror}"))
+                continue
+            for entry in entries:
+                path = here / entry.name
+                if entry.is_dir():  # a folder, or a link to one
+                    if not skipped(path) and self.check(path, problems):
+                        pending.append(path)
+                elif not wanted(path):
+                    continue
+                elif entry.is_symlink() and not os.path.lexists(os.path.realpath(path)):
+                    problems.add(Problem(self.rel(path), None, "", BROKEN))
+                elif self.check(path, problems):
+                    found.append(path)
+        return sorted(found)

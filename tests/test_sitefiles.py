@@ -1,0 +1,71 @@
+"""Reading only the site's own files: links that leave its input folders are refused."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sitegen.records import Problems
+from sitegen.sitefiles import SiteFiles
+
+
+def site_with(tmp_path: Path) -> Path:
+    root = tmp_path / "site"
+    for name in ("data/runs/lab", "content/faq", "templates", ".git"):
+        (root / name).mkdir(parents=True)
+    (root / "sitegen.yaml").write_text("title: x\n")
+    (root / "data/runs/lab/a.yaml").write_text("a: 1\n")
+    (root / ".git/config").write_text("token\n")
+    (tmp_path / "outside.yaml").write_text("b: 2\n")
+    return root
+
+
+def rels(root: Path, paths: list[Path]) -> list[str]:
+    return [p.relative_to(root).as_posix() for p in paths]
+
+
+def test_walk_follows_links_that_stay_inside_and_names_the_others(tmp_path) -> None:
+    root = site_with(tmp_path)
+    runs = root / "data/runs"
+    (runs / "b.yaml").symlink_to("lab/a.yaml")
+    (runs / "loop").symlink_to(".")  # a folder that holds itself: walked once
+    (runs / "out.yaml").symlink_to(tmp_path / "outside.yaml")
+    (runs / "git.yaml").symlink_to("../../.git/config")
+    (runs / "gone.yaml").symlink_to("nowhere.yaml")
+    (runs / "notes.txt").symlink_to(tmp_path / "outside.yaml")  # not wanted: not read, no error
+    problems = Problems()
+    found = SiteFiles(root).walk(runs, problems, wanted=lambda p: p.suffix == ".yaml")
+    assert rels(root, found) == ["data/runs/b.yaml", "data/runs/lab/a.yaml"]
+    assert sorted((p.file, p.message.split(":")[0]) for p in problems.items) == [
+        (
+            "data/runs/git.yaml",
+            "a link to outside the site's data/, content/ and templates/ folders",
+        ),
+        ("data/runs/gone.yaml", "cannot read"),
+        (
+            "data/runs/out.yaml",
+            "a link to outside the site's data/, content/ and templates/ folders",
+        ),
+    ]
+
+
+def test_an_input_folder_linked_to_the_site_folder_itself_is_refused(tmp_path) -> None:
+    root = site_with(tmp_path)
+    (root / "content/faq").rmdir()
+    (root / "content").rmdir()
+    (root / "content").symlink_to(".")  # would make .git/ and public/ readable
+    problems = Problems()
+    assert SiteFiles(root).walk(root / "content", problems) == []
+    assert [p.file for p in problems.items] == ["content"]
+
+
+def test_the_config_may_be_a_link_into_an_input_folder(tmp_path) -> None:
+    root = site_with(tmp_path)
+    (root / "sitegen.yaml").unlink()
+    (root / "data/site.yaml").write_text("title: x\n")
+    (root / "sitegen.yaml").symlink_to("data/site.yaml")
+    assert SiteFiles(root).check(root / "sitegen.yaml", Problems())
+    (root / "sitegen.yaml").unlink()
+    (root / "sitegen.yaml").symlink_to(tmp_path / "outside.yaml")
+    problems = Problems()
+    assert not SiteFiles(root).check(root / "sitegen.yaml", problems)
+    assert [p.file for p in problems.items] == ["sitegen.yaml"]
