@@ -142,11 +142,3 @@ def cost_per_million_tokens(price_per_gpu_hour: float, throughput_per_gpu: float
     """US$ per million tokens when a GPU costing `price_per_gpu_hour` serves that throughput."""
     tokens_per_hour = throughput_per_gpu * SECONDS_PER_HOUR
     return price_per_gpu_hour / tokens_per_hour * TOKENS_PER_MILLION
-
-
-def energy(throughput_per_gpu: float, power_kw: float) -> dict[str, float]:
-    """Tokens/s per megawatt and joules per token at a GPU's all-in power draw."""
-    return {
-        "tokens_per_s_per_mw": throughput_per_gpu / (power_kw / 1000.0),
-        "joules_per_token": power_kw * 1000.0 / throughput_per_gpu,
-    }
