@@ -114,12 +114,13 @@
   function render() {
     var c = chosen(), shown = 0, total = 0;
     document.querySelectorAll("table.leaderboard").forEach(function (table) {
-      var tbody = table.tBodies[0], items = [];
+      var tbody = table.tBodies[0], items = [], left = [];
       Array.prototype.forEach.call(tbody.rows, function (tr) {
         var f = figures(data.rows[+tr.getAttribute("data-row")], c);
         tr.hidden = f === null;
         total += 1;
         if (f) items.push({ tr: tr, f: f });
+        else left.push(tr);
       });
       // the rank: tokens/s per GPU, best first, unreached last, ties by GPU slug
       items.sort(function (a, b) {
@@ -132,6 +133,7 @@
         show(item.tr, item.f, item.f.throughput === null ? 0 : item.rank);
         tbody.appendChild(item.tr);
       });
+      left.forEach(function (tr) { tbody.appendChild(tr); });  // filtered out: after the shown
       shown += items.length;
       var board = table.closest(".model-board");
       board.querySelector(".board-empty").hidden = items.length > 0;
