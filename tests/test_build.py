@@ -178,7 +178,6 @@ def test_leaderboard_json_and_csv(flagship_out):
         "cost_per_million_input_tokens",
         "cost_per_million_output_tokens",
         "energy",
-        "ladder",
     ]
     assert kimi["throughput_per_gpu"] == 12926.0 and kimi["url"] == PAIR
     values = [r["throughput_per_gpu"] for r in rows if r["throughput_per_gpu"] is not None]

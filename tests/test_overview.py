@@ -50,8 +50,12 @@ BOARD_RUNS = {
         gpu="g2", configs=[config(8, 64, 300.0, 100.0), config(8, 16, 250.0, 25.0)]
     ),
     "m1-g3.yaml": sweep(gpu="g3", configs=[config(8, 64, 900.0, 100.0)]),
-    "m2-g1.yaml": sweep(
-        model="m2", configs=[config(8, 64, 5000.0, 100.0), config(8, 16, 4000.0, 25.0)]
+    "m2-g1.yaml": sweep(  # with measured power: the script reads it as the build does
+        model="m2",
+        configs=[
+            config(8, 64, 5000.0, 100.0, power_w=700.0),
+            config(8, 16, 4000.0, 25.0, power_w=650.0),
+        ],
     ),
     "m1-g1-long.yaml": sweep(workload="long", configs=[config(8, 8, 300.0, 25.0)]),
 }
@@ -193,6 +197,8 @@ def test_the_data_block_holds_every_curve_at_every_rung(board_site):
     g2 = next(r for r in data["rows"] if r["gpu"] == "g2")
     assert [c["engine"] for c in g2["curves"]] == ["sglang", "vllm"]
     assert g2["prices"] == {"owning": 1.0, "retail": 6.0} and g2["vendor"] == "beta"
+    assert g2["all_in_power_w"] is None and data["rows"][0]["all_in_power_w"] == 2000.0
+    assert data["engines"] == {"sglang": "SGLang", "vllm": "vLLM"}
 
 
 def test_text_from_data_cannot_break_out_of_the_data_block(make_site, tmp_path):
@@ -226,7 +232,6 @@ LEADERBOARD_KEYS = [
     "cost_per_million_input_tokens",
     "cost_per_million_output_tokens",
     "energy",
-    "ladder",
 ]
 
 
@@ -244,13 +249,15 @@ def test_leaderboard_json_is_every_row_best_first_with_the_pairs_numbers(board_s
     for r in rows:
         data = pair_data(board_site, r["model"], r["gpu"])
         ladder = data["workloads"][r["workload"]]["ladder"]
-        assert r["ladder"] == ladder
         (head,) = [rung for rung in ladder if rung["target"] == r["interactivity"]]
         assert r["throughput_per_gpu"] == head["throughput_per_gpu"]
         assert r["cost_per_million_tokens"] == head["cost_per_million_tokens"]
         assert r["energy"] == head["energy"]
+        for split in ("cost_per_million_input_tokens", "cost_per_million_output_tokens"):
+            assert r[split] == head[split]
         assert r["url"] == f"models/{r['model']}/{r['gpu']}/" and (board_site / r["url"]).is_dir()
-    assert rows[1]["energy"]["power"] == "all_in" and rows[2]["energy"] is None
+    assert rows[0]["energy"]["power"] == "measured" and rows[1]["energy"]["power"] == "all_in"
+    assert rows[2]["energy"] is None
 
 
 def test_leaderboard_csv_has_the_json_rows_and_its_energy_at_the_end(board_site):
@@ -388,3 +395,4 @@ def test_the_script_draws_the_page_the_build_wrote(board_site, browser):
         assert page.locator("#board-controls").is_visible() == javascript
         context.close()
     assert texts[0] == texts[1]
+    assert "tokens/kWh, measured" in texts[1][1] and "tokens/kWh, all-in" in texts[1][0]

@@ -115,7 +115,6 @@ def leaderboard_rows(site: Site, pairs: dict[tuple[str, str], list[WorkloadSumma
                     "cost_per_million_input_tokens": s.headline.cost_per_million_input_tokens,
                     "cost_per_million_output_tokens": s.headline.cost_per_million_output_tokens,
                     "energy": energy_json(s.headline.energy),
-                    "ladder": [rung_json(r) for r in s.ladder],
                 }
             )
     rows.sort(

@@ -50,13 +50,14 @@
       if ((c.engine && curve.engine !== c.engine) || (c.precision && curve.precision !== c.precision)) return;
       any = true;
       var v = curve.throughput_per_gpu[c.i];
-      if (v !== null && (best === null || v > best.throughput)) {
-        best = { throughput: v, curve: curve, watts: curve.power_per_gpu_w[c.i], source: curve.power[c.i] };
-      }
+      if (v !== null && (best === null || v > best.throughput)) best = { throughput: v, curve: curve };
     });
     if (!any) return null;
     if (best === null) return { row: row, throughput: null };
-    var price = row.prices[c.tier];
+    // the configs' measured power where the rung's points have it, else the GPU's all-in power
+    var measured = best.curve.measured_power_w[c.i], price = row.prices[c.tier];
+    best.watts = measured !== null ? measured : row.all_in_power_w;
+    best.source = measured !== null ? "measured" : "all_in";
     best.row = row;
     best.cost = price === undefined ? null : price / (best.throughput * 3600) * 1e6;
     best.joules = best.watts === null ? null : best.watts / best.throughput;
@@ -87,8 +88,8 @@
       note.textContent = significant(3.6e6 / f.joules / 1e6) + "M tokens/kWh, " + SOURCES[f.source];
       cells[4].appendChild(note);
     }
-    put(cells[5], reached ? f.curve.engine_name : "-");
-    put(cells[6], reached ? f.curve.precision_name : "-");
+    put(cells[5], reached ? data.engines[f.curve.engine] : "-");
+    put(cells[6], reached ? data.precisions[f.curve.precision] : "-");
   }
 
   function key(f) {
@@ -97,8 +98,8 @@
       case "gpu": return f.row.name;
       case "cost": return reached ? f.cost : null;
       case "energy": return reached ? f.joules : null;
-      case "engine": return reached ? f.curve.engine_name : null;
-      case "precision": return reached ? f.curve.precision_name : null;
+      case "engine": return reached ? data.engines[f.curve.engine] : null;
+      case "precision": return reached ? data.precisions[f.curve.precision] : null;
       case "configs": return f.row.configs;
       case "date": return f.row.last_date;
       default: return f.throughput;  // rank and throughput

@@ -15,7 +15,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from .. import display
+from .. import display, energy
 from ..datafiles import leaderboard_csv, leaderboard_rows, pair_route, to_json
 from ..records import Gpu, Model, Site, Workload
 from ..tables import LadderRow, WorkloadSummary, rung_targets
@@ -109,24 +109,27 @@ def _ranked(summaries: list[WorkloadSummary]) -> list[WorkloadSummary]:
 
 
 def _data_row(site: Site, s: WorkloadSummary) -> dict:
-    """A board row as overview.js reads it: each curve's value and power at every rung."""
+    """A board row as overview.js reads it: each curve's value and measured power at every
+    rung; where a rung has no measured power the GPU's all-in power applies (tables._Rungs)."""
     gpu = site.gpus[s.gpu]
+    all_in = energy.all_in(gpu.all_in_power_kw)
     return {
         "gpu": s.gpu,
         "name": gpu.name,
         "vendor": vendor_value(gpu.vendor),
         "prices": site.pricing.for_gpu(s.gpu),
+        "all_in_power_w": all_in.per_gpu_w if all_in else None,
         "configs": s.configs,
         "last_date": s.last_date.isoformat(),
         "curves": [
             {
                 "engine": c.engine,
                 "precision": c.precision,
-                "engine_name": display.engine_name(c.engine),
-                "precision_name": display.precision_name(c.precision),
                 "throughput_per_gpu": [r.throughput_per_gpu for r in c.rungs],
-                "power_per_gpu_w": [r.power.per_gpu_w if r.power else None for r in c.rungs],
-                "power": [r.power.source if r.power else None for r in c.rungs],
+                "measured_power_w": [
+                    r.power.per_gpu_w if r.power and r.power.source == energy.MEASURED else None
+                    for r in c.rungs
+                ],
             }
             for c in s.curves
         ],
@@ -202,10 +205,14 @@ def overview_page(src: Sources) -> Page:
         "measured by concurrency sweeps; each model's GPUs ranked per workload."
         + (f" Best: {display.human_list(leaders)}." if leaders else "")
     )
+    engines = _choices({c.engine for c in curves}, display.engine_name)
+    precisions = _choices({c.precision for c in curves}, display.precision_name)
     block = {
         "targets": targets,
         "headline": {"target": config.headline_interactivity, "tier": src.tier},
         "tiers": {t.slug: t.label for t in site.pricing.tiers},
+        "engines": {c.value: c.label for c in engines},
+        "precisions": {c.value: c.label for c in precisions},
         "rows": data,
     }
     view = OverviewView(
@@ -218,8 +225,8 @@ def overview_page(src: Sources) -> Page:
         targets=[Choice(display.rate(t), f"{display.rate(t)} tok/s per user") for t in targets],
         target_label=f"{display.rate(config.headline_interactivity)} tok/s per user",
         vendors=[Choice(value, vendors[value]) for value in sorted(vendors)],
-        engines=_choices({c.engine for c in curves}, display.engine_name),
-        precisions=_choices({c.precision for c in curves}, display.precision_name),
+        engines=engines,
+        precisions=precisions,
         data=json_script(block),
     )
     return Page("", "index.html", config.title, view)
