@@ -120,16 +120,22 @@ def build_curves(points: Mapping[tuple[str, str], Iterable[Point]]) -> list[Curv
     ]
 
 
-def best_at(curves: Sequence[Curve], target: float, method: str = "interpolate") -> Rung:
-    """The curve with the highest value at `target`; ties go to the first curve in order."""
+def best_of(target: float, values: Iterable[tuple[str, str, float | None]]) -> Rung:
+    """The highest of the curves' values at `target`, each given as (engine, precision, value);
+    ties go to the first."""
     best = Rung(target, None, None, None)
-    for curve in curves:
-        value = value_at(curve.frontier, target, method)
+    for engine, precision, value in values:
         if value is not None and (
             best.throughput_per_gpu is None or value > best.throughput_per_gpu
         ):
-            best = Rung(target, value, curve.engine, curve.precision)
+            best = Rung(target, value, engine, precision)
     return best
+
+
+def best_at(curves: Sequence[Curve], target: float, method: str = "interpolate") -> Rung:
+    """The curve with the highest value at `target`; ties go to the first curve in order."""
+    values = ((c.engine, c.precision, value_at(c.frontier, target, method)) for c in curves)
+    return best_of(target, values)
 
 
 def ladder(

@@ -234,10 +234,9 @@ class _Rungs:
             rungs.append(CurveRung(target, value, power))
         return tuple(rungs)
 
-    def row(self, rung: frontier.Rung, curve: CurveSummary | None) -> LadderRow:
-        """The ladder row of `rung`, read off `curve` (the rung's best; None if unreached)."""
+    def row(self, rung: frontier.Rung, power: Power | None) -> LadderRow:
+        """The ladder row of `rung`, with the power of the curve it is read from."""
         throughput = rung.throughput_per_gpu
-        power = self.power(curve, rung.target) if curve and throughput else None
         split = self.shares if throughput is not None else None
         return LadderRow(
             rung.target,
@@ -249,6 +248,15 @@ class _Rungs:
             self.cost(throughput, split[0]) if split else None,
             self.cost(throughput, split[1]) if split else None,
         )
+
+
+def _best_row(make: _Rungs, curves: dict, targets: list[float], target: float) -> LadderRow:
+    """The ladder row at `target` from the curves' own rungs, as frontier.best_at picks it."""
+    i = targets.index(target)
+    values = ((c.engine, c.precision, c.rungs[i].throughput_per_gpu) for c in curves.values())
+    best = frontier.best_of(target, values)
+    curve = curves.get((best.engine, best.precision))
+    return make.row(best, curve.rungs[i].power if curve else None)
 
 
 def rung_targets(site: Site) -> list[float]:
@@ -315,13 +323,8 @@ def summarise_workload(site: Site, rows: list[Row], quote: _Quoting) -> Workload
         curves[engine, precision] = dataclasses.replace(
             curve, rungs=make.curve_rungs(curve, targets)
         )
-    shapes = [frontier.Curve(c.engine, c.precision, c.frontier) for c in curves.values()]
-    ladder = [
-        make.row(r, curves.get((r.engine, r.precision)))
-        for r in frontier.ladder(shapes, config.targets, method)
-    ]
-    best = frontier.best_at(shapes, config.headline_interactivity, method)
-    head = make.row(best, curves.get((best.engine, best.precision)))
+    ladder = [_best_row(make, curves, targets, t) for t in sorted(config.targets)]
+    head = _best_row(make, curves, targets, config.headline_interactivity)
     headline_config = None
     if head.engine is not None:
         on_curve = by_curve[(head.engine, head.precision)]
