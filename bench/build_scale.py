@@ -36,7 +36,8 @@ def phases(root: Path) -> dict[str, float]:
     pairs = summarise(site)
     times["summarise"] = time.perf_counter() - start
     start = time.perf_counter()
-    plan, _ = plan_site(site, pairs, load_content(root, site.models, site.gpus, problems))
+    content = load_content(root, site.models, site.gpus, problems)
+    plan, _ = plan_site(site, pairs, content, environment(root))
     times["plan"] = time.perf_counter() - start
     start = time.perf_counter()
     draw_charts(plan.charts(), ChartCache(None))

@@ -117,3 +117,26 @@ def test_a_clean_file_is_not_flagged_and_a_bad_one_is():
     screened = columnar.screen([[good], [dict(good, tp=True)], [good, dict(good)]])
     # a boolean where a number goes; the same config twice in one file
     assert screened.flagged == {1, 2}
+
+
+def test_screening_in_batches_loads_the_same_site(make_site, monkeypatch) -> None:
+    """Plain sweeps are screened a batch at a time; any batch size gives the same runs."""
+    import sitegen.records.load as load
+    from conftest import config, sweep
+    from sitegen.records import load_site
+
+    bad = sweep(gpu="g2", configs=[config(8, 4, 900.0, 20.0), config(8, 4, 900.0, 20.0)])
+    runs = {
+        f"lab/r{i}.yaml": sweep(configs=[config(8, 2**i, 100.0 * i + 1, 20.0)]) for i in range(7)
+    }
+    runs["lab/z.yaml"] = bad  # flagged by the screen: the exact checker words its problem
+    root = make_site(runs=runs)
+    whole, whole_problems = load_site(root)
+    monkeypatch.setattr(load, "SCREEN_FILES", 2)
+    batched, batched_problems = load_site(root)
+    assert whole is not None and batched is not None
+    assert [str(p) for p in batched_problems.sorted()] == [str(p) for p in whole_problems.sorted()]
+    assert [(r.id, tuple(r.configs)) for r in batched.runs] == [
+        (r.id, tuple(r.configs)) for r in whole.runs
+    ]
+    assert len(batched.runs) == 8

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
 import shutil
+import stat
 from collections import Counter
 from pathlib import Path
 
@@ -354,9 +356,9 @@ def test_inferencex_with_several_runs_needs_a_folder(site: Path) -> None:
     assert not target.exists()
 
 
-def test_the_flagship_site_has_the_imported_deepseek_page(flagship: Path, tmp_path: Path) -> None:
-    build(flagship, tmp_path / "out")
-    data = json.loads((tmp_path / "out/models/deepseek-v4-pro/b200/data.json").read_text())
+def test_the_flagship_site_has_the_imported_deepseek_page(flagship_files) -> None:
+    _, files = flagship_files
+    data = json.loads(files["models/deepseek-v4-pro/b200/data.json"])
     summary = data["workloads"]["8k1k"]
     assert summary["configs"] == 37
     assert summary["engines"] == ["dynamo-sglang", "dynamo-vllm", "dynamo-vllm-mtp", "vllm"]
@@ -560,12 +562,155 @@ def test_a_record_whose_run_id_another_file_has_is_not_written(site: Path) -> No
     loads_cleanly(site)
 
 
-def test_a_second_import_replaces_the_record(site: Path) -> None:
+def test_a_second_import_of_the_same_file_leaves_the_record_as_it_is(site: Path) -> None:
     target = site / "data/runs/v.yaml"
     args = ["vllm", VLLM / "c1.json", "--out", target, *SWEEP_OPTIONS, "--workload", "chat"]
     assert run(site, *args).exit_code == 0
+    before = target.read_bytes(), target.stat().st_mtime_ns
     second = run(site, *args)
-    assert second.exit_code == 0 and f"replaced {target}" in second.stdout
+    assert second.exit_code == 0, second.output
+    assert second.stdout.splitlines() == [
+        f"unchanged {target}",
+        "imported 1 configs into 1 record (1 already there)",
+    ]
+    assert (target.read_bytes(), target.stat().st_mtime_ns) == before  # not even rewritten
+    assert "warning" not in second.stderr
+
+
+def test_an_import_into_a_record_adds_its_configs_and_keeps_the_others(site: Path) -> None:
+    target = site / "data/runs/v.yaml"
+    options = [*SWEEP_OPTIONS, "--workload", "chat", "--engine", "vllm", "--date", "2026-11-04"]
+    assert run(site, "vllm", VLLM / "c4.json", "--out", target, *options).exit_code == 0
+    both = run(site, "vllm", VLLM / "c1.json", VLLM / "c4.json", "--out", target, *options)
+    assert both.exit_code == 0, both.output
+    assert both.stdout.splitlines() == [
+        f"updated {target}",
+        "imported 2 configs into 1 record (1 already there)",
+    ]
+    record = yaml.safe_load(target.read_text())
+    assert [c["concurrency"] for c in record["configs"]] == [1, 4]
+    # each import's notes once, in the order of their text (not of the imports)
+    notes = record["notes"].split("\n")
+    assert [n.split(" (")[0] for n in notes] == [
+        "Imported with sitegen import vllm from c1.json, c4.json",
+        "Imported with sitegen import vllm from c4.json",
+    ]
+
+
+# -- merging into what is there ----------------------------------------------------------------
+
+MERGE_OPTIONS = [*SWEEP_OPTIONS, "--workload", "chat", "--engine", "vllm"]
+
+
+def _changed(tmp_path: Path, source: Path, name: str, **fields: float) -> Path:
+    """A copy of a result file with some figures measured differently."""
+    data = json.loads(source.read_text())
+    data.update(fields)
+    path = tmp_path / name
+    path.write_text(json.dumps(data, indent=2))
+    return path
+
+
+def test_a_config_measured_differently_fails_naming_both_values_and_writes_nothing(
+    site: Path, tmp_path: Path
+) -> None:
+    target = site / "data/runs/v.yaml"
+    first = run(site, "vllm", VLLM / "c1.json", VLLM / "c4.json", "--out", target, *MERGE_OPTIONS)
+    assert first.exit_code == 0, first.output
+    before = target.read_bytes()
+    rerun = _changed(tmp_path, VLLM / "c4.json", "c4-rerun.json", median_tpot_ms=25.0)
+    rerun = _changed(tmp_path, rerun, "c4-rerun.json", median_ttft_ms=300.0)
+    result = run(site, "vllm", rerun, VLLM / "c16.jsonl", "--out", target, *MERGE_OPTIONS)
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit)
+    lines = target.read_text().splitlines()
+    line = 1 + next(i for i, text in enumerate(lines) if "{gpus: 2, concurrency: 4," in text)
+    assert lines[line - 2].startswith("  - {gpus: 2, concurrency: 1,")  # so it is configs[1]
+    assert result.stderr.splitlines() == [
+        f"data/runs/v.yaml:{line}: configs[1].tpot_ms.median: conflict (config gpus 2, "
+        f"concurrency 4): 20 here, 25 in {rerun}:1; a measurement is never overwritten: fix "
+        "or remove one of them",
+        f"data/runs/v.yaml:{line}: configs[1].ttft_ms.median: conflict (config gpus 2, "
+        f"concurrency 4): 250 here, 300 in {rerun}:1; a measurement is never overwritten: fix "
+        "or remove one of them",
+        "import failed: 2 errors, 0 warnings; nothing written",
+    ]
+    assert target.read_bytes() == before  # c16 is not added either: nothing is written
+    assert [p.name for p in target.parent.iterdir()] == ["v.yaml"]
+
+
+def test_one_config_measured_differently_in_two_files_of_one_import(
+    site: Path, tmp_path: Path
+) -> None:
+    rerun = _changed(tmp_path, VLLM / "c4.json", "c4-rerun.json", output_throughput=130.0)
+    lines = _fails(site, "vllm", VLLM / "c4.json", rerun, *MERGE_OPTIONS)
+    assert lines == [
+        f"{VLLM / 'c4.json'}:1: output_throughput_per_gpu: conflict (config gpus 2, "
+        f"concurrency 4): 60 here, 65 in {rerun}:1; a measurement is never overwritten: fix or "
+        "remove one of them"
+    ]
+
+
+def test_the_same_config_in_two_files_of_one_import_is_one_config(site: Path) -> None:
+    files = [VLLM / "c4.json", VLLM / "c4.json", VLLM / "c1.json"]
+    target = site / "data/runs/v.yaml"
+    result = run(site, "vllm", *files, "--out", target, *MERGE_OPTIONS)
+    assert result.exit_code == 0 and "warning" not in result.stderr, result.output
+    assert result.stdout.splitlines()[-1] == "imported 3 configs into 1 record (1 already there)"
+    record = yaml.safe_load(target.read_text())
+    assert [c["concurrency"] for c in record["configs"]] == [1, 4]
+
+
+def test_another_run_at_the_same_out_is_a_conflict_not_a_replacement(site: Path) -> None:
+    target = site / "data/runs/v.yaml"
+    args = ["vllm", VLLM / "c1.json", "--out", target, *MERGE_OPTIONS]
+    assert run(site, *args).exit_code == 0
+    before = target.read_bytes()
+    result = run(site, *args, "--date", "2026-12-01")
+    assert result.exit_code == 1
+    assert target.read_text().splitlines()[3] == "date: 2026-11-04"
+    assert result.stderr.splitlines()[0] == (
+        "data/runs/v.yaml:4: date: conflict: 2026-11-04 here, 2026-12-01 in c1.json; "
+        "the record there is of another run: name another --out"
+    )
+    assert target.read_bytes() == before
+
+
+def test_a_record_with_errors_of_its_own_is_not_merged_into(site: Path) -> None:
+    target = site / "data/runs/v.yaml"
+    assert run(site, "vllm", VLLM / "c1.json", "--out", target, *MERGE_OPTIONS).exit_code == 0
+    broken = target.read_text().replace("source: Lab", "source: Lab\ngpu_count: 2")
+    broken = broken.replace("workload: chat", "workload: no-such-workload")
+    target.write_text(broken)
+    result = run(site, "vllm", VLLM / "c4.json", "--out", target, *MERGE_OPTIONS)
+    assert result.exit_code == 1
+    assert "data/runs/v.yaml:10: workload: " in result.stderr
+    assert "data/runs/v.yaml: --out: cannot merge the import into this record: it has " in (
+        result.stderr
+    )
+    assert target.read_text() == broken
+
+
+def test_records_get_the_mode_of_a_new_file_not_a_private_one(site: Path) -> None:
+    target = site / "data/runs/lab/v.yaml"
+    assert run(site, "vllm", VLLM / "c1.json", "--out", target, *MERGE_OPTIONS).exit_code == 0
+    umask = os.umask(0)
+    os.umask(umask)
+    assert stat.S_IMODE(target.stat().st_mode) == 0o666 & ~umask
+    target.chmod(0o640)
+    assert run(site, "vllm", VLLM / "c4.json", "--out", target, *MERGE_OPTIONS).exit_code == 0
+    assert stat.S_IMODE(target.stat().st_mode) == 0o640  # an updated file keeps its own
+
+
+def test_merged_notes_are_written_as_paragraphs_that_read_back(site: Path) -> None:
+    target = site / "data/runs/v.yaml"
+    for name in ("c1.json", "c4.json"):
+        result = run(site, "vllm", VLLM / name, "--out", target, *MERGE_OPTIONS)
+        assert result.exit_code == 0, result.output
+    text = target.read_text()
+    assert "notes: >-\n  Imported with sitegen import vllm from c1.json" in text
+    assert "\n\n  Imported with sitegen import vllm from c4.json" in text
+    assert yaml.safe_load(text)["notes"].count("\n") == 1
+    loads_cleanly(site)
 
 
 # -- the YAML written ---------------------------------------------------------------------------
@@ -576,7 +721,9 @@ def test_configs_are_written_one_per_line(site: Path) -> None:
     imported(site, "vllm", files, *SWEEP_OPTIONS, "--workload", "chat", out="v.yaml")
     text = (site / "data/runs/v.yaml").read_text()
     lines = text.splitlines()
-    assert lines[0].startswith("# Written by `sitegen import` from c1.json, c4.json")
+    assert lines[0].startswith("# Written by `sitegen import`; edit freely. A re-import merges")
+    notes = yaml.safe_load(text)["notes"]
+    assert notes.startswith("Imported with sitegen import vllm from c1.json, c4.json (")
     start = lines.index("configs:")
     assert all(line.startswith("  - {gpus: 2, concurrency: ") for line in lines[start + 1 :])
     assert len(lines) - start - 1 == 2

@@ -137,7 +137,7 @@ def test_an_archive_builds_byte_for_byte_the_site_its_yaml_records_build(make_si
         "m2-g2-vllm-fp8-chat-2026-10-01": sweep(model="m2", gpu="g2"),
     }
     yaml_site = make_site(runs={f"lab/{name}.yaml": r for name, r in records.items()})
-    yaml_files, _ = render_site(yaml_site, cache_charts=False)
+    yaml_files, _ = render_site(yaml_site, use_cache=False)
 
     # The same records read back from their YAML text, into one archive: data/runs/lab.parquet
     # gives its runs the ids of the files under data/runs/lab/.
@@ -147,7 +147,7 @@ def test_an_archive_builds_byte_for_byte_the_site_its_yaml_records_build(make_si
     for name in records:
         (yaml_site / f"data/runs/lab/{name}.yaml").unlink()
     (yaml_site / "data/runs/lab.parquet").write_bytes(archive(*read_back))
-    archive_files, _ = render_site(yaml_site, cache_charts=False)
+    archive_files, _ = render_site(yaml_site, use_cache=False)
 
     assert sorted(archive_files) == sorted(yaml_files)
     assert "runs/lab-m1-g1-sglang-fp4-chat-2026-10-01/index.html" in archive_files
@@ -209,7 +209,7 @@ def test_several_runs_in_one_archive_become_runs_with_distinct_ids(make_site) ->
         "lab-archive-m1-g1-vllm-fp8-chat-2026-09-01": 2,
         "lab-archive-tuned": 3,  # rows 7 to 9: a run named by the run column
     }
-    files, _ = render_site(root, cache_charts=False)
+    files, _ = render_site(root, use_cache=False)
     assert all(f"runs/{rid}/index.html" in files for rid in configs)
 
 
@@ -400,7 +400,7 @@ def test_import_to_parquet_builds_the_numbers_import_to_yaml_builds(make_site, t
     as_yaml = make_site(runs={})
     target = as_yaml / "data/runs/lab/m1-g1-vllm-fp8-chat-2026-11-04.yaml"
     assert import_(as_yaml, "vllm", *VLLM, "--out", target, *VLLM_OPTIONS).exit_code == 0
-    yaml_files, _ = render_site(as_yaml, cache_charts=False)
+    yaml_files, _ = render_site(as_yaml, use_cache=False)
 
     for path in (as_yaml / "data/runs").rglob("*.yaml"):
         path.unlink()
@@ -412,7 +412,7 @@ def test_import_to_parquet_builds_the_numbers_import_to_yaml_builds(make_site, t
         "imported 2 configs into 1 record",
     ]
     assert pq.read_table(target).num_rows == 2
-    parquet_files, _ = render_site(as_yaml, cache_charts=False)
+    parquet_files, _ = render_site(as_yaml, use_cache=False)
     pair = "models/m1/g1/data.json"
     assert json.loads(parquet_files[pair]) == json.loads(yaml_files[pair])
     assert (
@@ -447,7 +447,7 @@ def test_format_parquet_with_a_folder_writes_one_archive_named_after_what_runs_s
     assert pq.read_table(out / "deepseek-v4-pro-b200-fp4-8k1k.parquet").num_rows == 37
 
 
-def test_import_into_an_archive_keeps_its_runs_and_replaces_one_of_the_same_id(
+def test_import_into_an_archive_keeps_its_runs_and_merges_into_one_of_the_same_id(
     make_site,
 ) -> None:
     root = make_site(runs={})
@@ -462,8 +462,33 @@ def test_import_into_an_archive_keeps_its_runs_and_replaces_one_of_the_same_id(
     assert site is not None
     assert {run.id: [c.concurrency for c in run.configs] for run in site.runs} == {
         "lab-m1-g1-vllm-fp8-chat-2026-11-04": [1],  # kept
-        "lab-m1-g1-vllm-fp8-chat-2026-12-01": [1, 4],  # replaced: c4 alone, then c1 and c4
+        "lab-m1-g1-vllm-fp8-chat-2026-12-01": [1, 4],  # merged: c4 alone, then c1 and c4
     }
+
+
+def test_a_config_measured_differently_is_a_conflict_in_an_archive_too(
+    make_site, tmp_path: Path
+) -> None:
+    root = make_site(runs={})
+    target = root / "data/runs/lab.parquet"
+    assert import_(root, "vllm", *VLLM, "--out", target, *VLLM_OPTIONS).exit_code == 0
+    before = target.read_bytes()
+    rerun = json.loads(VLLM[1].read_text()) | {"median_tpot_ms": 21.0}
+    path = tmp_path / "c4-rerun.json"
+    path.write_text(json.dumps(rerun))
+    result = import_(root, "vllm", path, "--out", target, *VLLM_OPTIONS, "--date", "2026-11-04")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[0] == (
+        "data/runs/lab.parquet: row 2: tpot_ms_median: conflict (config gpus 2, concurrency 4): "
+        f"20 here, 21 in {path}:1; a measurement is never overwritten: fix or remove one of them"
+    )
+    assert target.read_bytes() == before
+    again = import_(root, "vllm", *VLLM, "--out", target, *VLLM_OPTIONS)
+    assert again.stdout.splitlines() == [
+        f"unchanged {target}",
+        "imported 2 configs into 1 record (2 already there)",
+    ]
+    assert target.read_bytes() == before
 
 
 def test_an_archive_with_problems_of_its_own_is_not_added_to(make_site) -> None:
@@ -515,3 +540,31 @@ def test_a_matrix_run_does_not_go_into_an_archive(make_site) -> None:
     assert result.exit_code == 1
     assert "a matrix run (a context x concurrency grid) cannot go into a Parquet" in result.stderr
     assert not target.exists()
+
+
+def test_a_config_also_in_an_archive_is_pointed_at_by_its_row(make_site) -> None:
+    """Duplicate configs across files name an archive's place as a row, not configs[i]."""
+    record = sweep()
+    root = make_site(runs={"a/first.yaml": record})
+    (root / "data/runs/b").mkdir(parents=True)
+    (root / "data/runs/b/archive.parquet").write_bytes(archive(record))
+    warnings = [line for line in problem_lines(root) if "duplicate config" in line]
+    assert warnings and all(
+        re.match(
+            r"data/runs/b/archive\.parquet: row \d+: duplicate config: also measured in "
+            r"data/runs/a/first\.yaml configs\[\d\] on the same date \(warning\)",
+            w,
+        )
+        for w in warnings
+    ), warnings
+    (root / "data/runs/a/first.yaml").unlink()
+    (root / "data/runs/c.parquet").write_bytes(archive(record))  # c-... sorts after b/
+    warnings = [line for line in problem_lines(root) if "duplicate config" in line]
+    assert warnings and all(
+        re.search(
+            r"^data/runs/c\.parquet: row \d+: .*also measured in "
+            r"data/runs/b/archive\.parquet row \d+ on",
+            w,
+        )
+        for w in warnings
+    ), warnings

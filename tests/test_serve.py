@@ -345,10 +345,10 @@ def test_a_crash_in_the_build_is_shown_and_the_last_good_site_kept(
     rebuilder = Rebuilder(serve_site, SiteState())
     good = rebuilder.build_now().snapshot
 
-    def crash(site_root: Path) -> None:
+    def crash(site_root: Path, **options: object) -> None:
         raise ZeroDivisionError("division by zero")
 
-    monkeypatch.setattr("sitegen.serve.rebuild.render_site", crash)
+    monkeypatch.setattr("sitegen.serve.rebuild.render_outputs", crash)
     broken = rebuilder.build_now().snapshot
     assert [str(p) for p in broken.problems] == [
         "sitegen: ZeroDivisionError: the build crashed: division by zero"
@@ -451,3 +451,31 @@ def test_serve_needs_a_site_folder(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["serve", "--site", str(tmp_path), "--port", "0"])
     assert result.exit_code == 1
     assert f"sitegen.yaml: not found in {tmp_path}: is this a site folder?" in result.output
+
+
+def test_a_rebuild_makes_only_the_pages_whose_inputs_changed(
+    serve_site: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from sitegen import build as build_module
+
+    made: list[tuple[str, ...]] = []
+    real = build_module.render_outputs
+
+    def recording(*args: object, **options: object):
+        rendered = real(*args, **options)
+        made.append(rendered.made)
+        return rendered
+
+    monkeypatch.setattr("sitegen.serve.rebuild.render_outputs", recording)
+    rebuilder = Rebuilder(serve_site, SiteState())
+    first = rebuilder.build_now().snapshot
+    again = rebuilder.build_now().snapshot
+    assert len(made[0]) > 3 and made[1] == ()
+    assert again.files == first.files
+    page = serve_site / "content" / "methodology.md"
+    page.write_text("---\ntitle: Method\n---\nMeasured with care.\n")
+    after = rebuilder.build_now().snapshot
+    assert made[2]  # the new page, and every page whose navigation lists it
+    assert b"Measured with care." in after.files["methodology/index.html"]
+    rendered_fresh, _ = build_module.render_site(serve_site, use_cache=False)
+    assert after.files == rendered_fresh

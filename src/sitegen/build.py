@@ -1,21 +1,29 @@
-"""One build: load -> check -> compute -> plan pages -> render -> write."""
+"""`sitegen build`'s work: every output made or kept (outputs.py), then written in one swap."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from .charts import ChartCache, draw_charts
-from .content import load_content
+from .fingerprint import site_inputs
+from .jobcache import JobCache
 from .layout import SiteLayout
 from .manifest import Manifest
-from .output import unsafe_out, write_tree
+from .output import MARKER, unsafe_out, write_tree
 from .progress import Progress
-from .records import Problem, Problems, SiteError, load_site
-from .render import asset_files, environment, render_page, template_problem
-from .sitemap import robots_txt, sitemap_xml
-from .tables import summarise
-from .views import plan_site
+from .records import Problem, Problems, SiteError
+
+# made by outputs.py, which imports numpy, pandas and the templates: only when there is work
+_OUTPUTS = ("Rendered", "Reuse", "render_outputs", "render_site")
+
+
+def __getattr__(name: str) -> Any:
+    if name in _OUTPUTS:
+        from . import outputs
+
+        return getattr(outputs, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass(frozen=True)
@@ -25,56 +33,7 @@ class BuildResult:
     files: int
     problems: Problems
     rewritten: tuple[str, ...] = ()  # files written anew; the others kept as they were
-
-
-def render_site(
-    site_root: Path,
-    strict: bool = False,
-    cache_charts: bool = True,
-    progress: Progress | None = None,
-) -> tuple[dict[str, bytes], Problems]:
-    """Everything a build writes, as output path -> bytes. Raises SiteError on errors.
-
-    With `cache_charts` off nothing at all is written, not even the chart cache (sitegen check).
-    """
-    site_root = Path(site_root)
-    progress = progress or Progress()
-    progress.phase("load")
-    site, problems = load_site(site_root)
-    if site is None:
-        raise SiteError(problems.sorted())
-    run_ids = {run.id for run in site.runs}
-    content = load_content(site_root, site.models, site.gpus, problems, run_ids)
-    progress.phase("compute")
-    pairs = summarise(site)
-    plan, copy_problems = plan_site(site, pairs, content)
-    problems.extend(copy_problems)
-    if problems.has_errors or (strict and problems):
-        raise SiteError(problems.sorted())
-    charts = plan.charts()
-    progress.phase("charts", len(charts))
-    cache = ChartCache.for_site(site_root) if cache_charts else ChartCache(None)
-    draw_charts(charts, cache, progress.step)
-    cache.prune()  # entries no page of this build uses would only pile up
-    env = environment(site_root)
-    shared = {"site": site.config, "nav_pages": sorted(content.pages)}
-    files: dict[str, bytes] = {}
-    failed = Problems()
-    progress.phase("render", len(plan.pages))
-    for page in plan.pages:
-        try:
-            files[page.path] = render_page(env, page, shared).encode("utf-8")
-        except Exception as exc:  # noqa: BLE001 - a site's own template may fail in any way
-            failed.add(template_problem(exc, site_root, page.path))
-        progress.step()
-    if failed:
-        raise SiteError(failed.sorted())
-    for data in plan.files:
-        files[data.path] = data.text.encode("utf-8")
-    files["sitemap.xml"] = sitemap_xml(site.config.base_url, plan.pages).encode()
-    files["robots.txt"] = robots_txt(site.config.base_url).encode()
-    files.update(asset_files(site_root))
-    return files, problems
+    made: tuple[str, ...] = ()  # jobs made anew; the others' outputs kept from the last build
 
 
 def build(
@@ -86,21 +45,34 @@ def build(
 ) -> BuildResult:
     """Build the site into out_dir (default: <site>/public); the old output stays on error.
 
-    With `use_cache` (the default) the cache beside the site (.sitegen-cache/) saves work: charts
-    are drawn once, and only files whose bytes changed are written. Without it nothing is read
-    from the cache; the output is the same, byte for byte.
+    With `use_cache` (the default) the cache beside the site (.sitegen-cache/) saves work: a
+    job whose inputs did not change since the last build into the same folder is not made
+    again (its files are carried over), charts are drawn once, and only files whose bytes
+    changed are written. Without it nothing is read from the cache; the output is the same,
+    byte for byte.
     """
     site_root = Path(site_root)
     out = Path(out_dir) if out_dir is not None else SiteLayout(site_root).public
     refused = unsafe_out(site_root, out)
     if refused:
         raise SiteError([Problem("--out", None, "", refused)], "nothing written")
+    from .outputs import Reuse, render_outputs
+
     progress = progress or Progress()
-    files, problems = render_site(site_root, strict, cache_charts=use_cache, progress=progress)
-    progress.phase("write")
     previous = Manifest.read(site_root, out) if use_cache else None
+    reuse = None
+    inputs = site_inputs(site_root, f"strict={strict}") if use_cache else None
+    if previous is not None:
+        last = JobCache.read(site_root, out)
+        if inputs is not None and last.inputs == inputs and _all_intact(previous):
+            return _nothing_to_do(out, previous, last)
+        reuse = Reuse(last.records, lambda rel: previous.intact(rel) is not None)
+    rendered = render_outputs(site_root, strict, use_cache, progress, reuse, parallel=True)
+    progress.phase("write")
+    if use_cache:
+        JobCache.forget(site_root)
     try:
-        written = write_tree(out, files, previous)
+        written = write_tree(out, rendered.files, previous)
     except OSError as exc:
         where = exc.filename or out
         reason = exc.strerror or str(exc)
@@ -110,5 +82,19 @@ def build(
         ) from None
     if use_cache:
         written.manifest.write(site_root)
+        warnings = tuple(rendered.problems.warnings)
+        JobCache(out.resolve(), rendered.jobs, inputs, warnings).write(site_root)
+    files = rendered.files
     pages = sum(1 for name in files if name.endswith(".html"))
-    return BuildResult(out, pages, len(files), problems, written.rewritten)
+    return BuildResult(out, pages, len(files), rendered.problems, written.rewritten, rendered.made)
+
+
+def _all_intact(manifest: Manifest) -> bool:
+    return bool(manifest.entries) and all(manifest.intact(rel) for rel in manifest.entries)
+
+
+def _nothing_to_do(out: Path, manifest: Manifest, last: JobCache) -> BuildResult:
+    """The result of a build whose inputs are those of the last one, whose output is intact."""
+    names = [rel for rel in manifest.entries if rel != MARKER]
+    pages = sum(1 for rel in names if rel.endswith(".html"))
+    return BuildResult(out, pages, len(names), Problems(last.problems))

@@ -20,6 +20,7 @@ class SiteLayout:
     RECORD_SUFFIXES: ClassVar[tuple[str, ...]] = (".yaml", ".yml", ".json")  # one run record
     ARCHIVE_SUFFIX: ClassVar[str] = ".parquet"  # an archive of many sweeps, one row per config
     RUN_SUFFIXES: ClassVar[tuple[str, ...]] = (*RECORD_SUFFIXES, ARCHIVE_SUFFIX)
+    RUNS_PREFIX: ClassVar[str] = "data/runs/"  # of run files' paths relative to the site
     CACHE: ClassVar[str] = ".sitegen-cache"
     DEFAULT_OUT: ClassVar[str] = "public"
 

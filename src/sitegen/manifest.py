@@ -10,16 +10,14 @@ foreign or unreadable manifest is ignored (every file is then written), never tr
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
-import json
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from .cachefile import read_signed, write_signed
 from .layout import SiteLayout
 
+KIND = "output"
 VERSION = 1
 NAME = "output.json"
 
@@ -47,6 +45,13 @@ class Manifest:
         entry = self.entries.get(rel)
         if entry is None or entry.digest != new_digest:
             return None
+        return self.intact(rel)
+
+    def intact(self, rel: str) -> Path | None:
+        """The file on disk as the last build left it, or None (missing, or changed since)."""
+        entry = self.entries.get(rel)
+        if entry is None:
+            return None
         path = self.out_dir / rel
         try:
             stat = path.stat()
@@ -66,12 +71,8 @@ class Manifest:
     def read(cls, site_root: Path, out_dir: Path) -> Manifest:
         """The manifest of `out_dir`, or an empty one when there is none to trust."""
         empty = cls(out_dir)
+        data = read_signed(cls.location(site_root), KIND, VERSION)
         try:
-            raw = cls.location(site_root).read_text(encoding="utf-8")
-            header, _, body = raw.partition("\n")
-            if header != f"sitegen-output {VERSION} {hashlib.sha256(body.encode()).hexdigest()}":
-                return empty
-            data = json.loads(body)
             if data.get("out") != str(out_dir.resolve()):
                 return empty  # the manifest of another output folder
             entries = {
@@ -79,30 +80,13 @@ class Manifest:
                 for rel, (d, size, mtime) in data["files"].items()
                 if isinstance(rel, str)
             }
-        except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError):
+        except (ValueError, KeyError, TypeError, AttributeError):
             return empty
         return cls(out_dir, entries)
 
     def write(self, site_root: Path) -> None:
         """Record what `out_dir` holds now; a cache that cannot be written only costs time."""
-        body = json.dumps(
-            {
-                "out": str(self.out_dir),
-                "files": {
-                    rel: [e.digest, e.size, e.mtime_ns] for rel, e in sorted(self.entries.items())
-                },
-            },
-            separators=(",", ":"),
+        files = {rel: [e.digest, e.size, e.mtime_ns] for rel, e in sorted(self.entries.items())}
+        write_signed(
+            self.location(site_root), KIND, VERSION, {"out": str(self.out_dir), "files": files}
         )
-        header = f"sitegen-output {VERSION} {hashlib.sha256(body.encode()).hexdigest()}"
-        target = self.location(site_root)
-        with contextlib.suppress(OSError):
-            target.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-", suffix=".json")
-            try:
-                with os.fdopen(fd, "w", encoding="utf-8") as out:
-                    out.write(header + "\n" + body)
-                os.replace(tmp, target)
-            except OSError:
-                with contextlib.suppress(OSError):
-                    os.unlink(tmp)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
 import tempfile
@@ -17,18 +18,29 @@ MARKER_TEXT = b"Written by `sitegen build`; every build replaces this folder who
 
 
 @dataclass(frozen=True)
+class Kept:
+    """An output not made again: the file the last build left, carried over as it is."""
+
+
+KEPT = Kept()
+
+
+@dataclass(frozen=True)
 class Written:
     manifest: Manifest  # what the output folder holds now
     rewritten: tuple[str, ...]  # files written anew (the others kept, bytes and mtime)
 
 
-def write_tree(out_dir: Path, files: dict[str, bytes], previous: Manifest | None = None) -> Written:
+def write_tree(
+    out_dir: Path, files: dict[str, bytes | Kept], previous: Manifest | None = None
+) -> Written:
     """Replace `out_dir` with exactly `files`; on any failure the old tree stays as it was.
 
     The new tree is staged beside the old one and swapped in at once. A file whose bytes the
     `previous` manifest shows unchanged on disk is hard-linked from the old tree instead of
-    written: its mtime stays, so rsync, CDNs and browsers see that it did not change. A file
-    no longer produced is not in the new tree.
+    written: its mtime stays, so rsync, CDNs and browsers see that it did not change. So is a
+    file given as KEPT, which the caller found intact (`previous.intact`) and did not make
+    again. A file no longer produced is not in the new tree.
     """
     out_dir = out_dir.resolve()
     out_dir.parent.mkdir(parents=True, exist_ok=True)
@@ -43,6 +55,10 @@ def write_tree(out_dir: Path, files: dict[str, bytes], previous: Manifest | None
             if target.parent not in made:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 made.add(target.parent)
+            if isinstance(data, Kept):
+                _carry(previous, rel, target)
+                manifest.entries[rel] = previous.entries[rel]
+                continue
             new_digest = digest(data)
             old = previous.unchanged(rel, new_digest)
             if old is None or not _link(old, target):
@@ -57,6 +73,16 @@ def write_tree(out_dir: Path, files: dict[str, bytes], previous: Manifest | None
         shutil.rmtree(staging, ignore_errors=True)
         raise
     return Written(manifest, tuple(rewritten))
+
+
+def _carry(previous: Manifest, rel: str, target: Path) -> None:
+    """Put the last build's `rel` at `target`: a hard link, or a copy with its mtime."""
+    old = previous.intact(rel)
+    if old is None:
+        where = str(previous.out_dir / rel)
+        raise FileNotFoundError(errno.ENOENT, "changed while the build ran; build again", where)
+    if not _link(old, target):
+        shutil.copy2(old, target)
 
 
 def _link(old: Path, target: Path) -> bool:

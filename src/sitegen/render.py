@@ -6,6 +6,7 @@ import functools
 import posixpath
 import traceback
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 import jinja2
@@ -15,7 +16,9 @@ from .display import FILTERS
 from .layout import SiteLayout
 from .records import Problem
 from .records.yamlpos import ParseError, decode
-from .views import Page
+
+if TYPE_CHECKING:  # the views import numpy and pandas, which rendering itself does not need
+    from .views import Page
 
 ASSETS = "assets"
 

@@ -4,18 +4,17 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape
 
-from .views import Page
 
-
-def sitemap_xml(base_url: str, pages: list[Page]) -> str:
+def sitemap_xml(base_url: str, rows: list[tuple[str, str | None]]) -> str:
+    """`rows`: (route, lastmod or None) of every page the sitemap lists."""
     lines = [
         '<?xml version="1.0" encoding="UTF-8"?>',
         '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
     ]
-    for page in sorted((p for p in pages if p.in_sitemap), key=lambda p: p.route):
+    for route, lastmod in sorted(rows, key=lambda row: row[0]):
         lines.append(
-            f"  <url><loc>{escape(base_url + page.route)}</loc>"
-            + (f"<lastmod>{page.lastmod}</lastmod>" if page.lastmod else "")
+            f"  <url><loc>{escape(base_url + route)}</loc>"
+            + (f"<lastmod>{lastmod}</lastmod>" if lastmod else "")
             + "</url>"
         )
     lines.append("</urlset>")

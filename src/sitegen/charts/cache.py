@@ -12,7 +12,7 @@ import hashlib
 import json
 import os
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from ..layout import SiteLayout
@@ -86,8 +86,11 @@ class ChartCache:
         except OSError:
             pass  # a cache that cannot be written only costs time
 
-    def get_or_draw(self, kind: str, data: object, draw: Callable[[object], str]) -> str:
-        key = chart_key(kind, data)
+    def get_or_draw(
+        self, kind: str, data: object, draw: Callable[[object], str], key: str | None = None
+    ) -> str:
+        """`key` is chart_key(kind, data), where the caller has it already."""
+        key = key or chart_key(kind, data)
         self.used.add(key)
         body = self._read(key)
         if body is not None:
@@ -97,6 +100,10 @@ class ChartCache:
         body = draw(data)
         self._write(key, body)
         return body
+
+    def keep(self, keys: Iterable[str]) -> None:
+        """Entries in use by pages this build kept from the last one: prune leaves them."""
+        self.used.update(keys)
 
     def prune(self) -> int:
         """Remove entries this build did not use; returns how many were removed."""

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from markupsafe import Markup
 
-from .cache import ChartCache
+from .cache import ChartCache, chart_key
 from .frontier_chart import draw_frontier
 from .history_chart import draw_history
 
@@ -26,6 +26,7 @@ class Chart:
     kind: str
     data: dict
     svg: Markup | None = None
+    key: str = ""  # its chart cache key, once drawn
 
     def __html__(self) -> str:
         if self.svg is None:
@@ -39,5 +40,7 @@ def draw_charts(
     """Draw every chart not drawn yet, each through the cache; `step` after each chart."""
     for chart in charts:
         if chart.svg is None:
-            chart.svg = Markup(cache.get_or_draw(chart.kind, chart.data, DRAW[chart.kind]))
+            chart.key = chart_key(chart.kind, chart.data)
+            svg = cache.get_or_draw(chart.kind, chart.data, DRAW[chart.kind], chart.key)
+            chart.svg = Markup(svg)
         step()

@@ -18,7 +18,7 @@ def check(site_dir: Path, strict: bool) -> None:
     from ..build import render_site
 
     # SiteError: click prints every problem and exits 1
-    files, problems = render_site(site_dir, strict=strict, cache_charts=False)
+    files, problems = render_site(site_dir, strict=strict, use_cache=False)
     report(problems)
     pages = sum(1 for name in files if name.endswith(".html"))
     warnings = len(problems.warnings)

@@ -12,7 +12,7 @@ import click
 
 from ..display import plural
 from ..importers import AUTO, FORMATS, Options, import_results
-from ..importers.planning import ARCHIVE, SUFFIXES
+from ..importers.planning import SUFFIXES
 from ..records import SiteError
 from ._shared import report, site_option
 
@@ -80,12 +80,9 @@ def import_(
         raise SiteError(exc.problems, f"{exc.summary}; nothing written") from None
     report(list(result.warnings))
     for path in result.written:
-        click.echo(f"{_verb(path, path in result.replaced)} {path}")
-    click.echo(f"imported {result.configs} configs into {plural(result.records, 'record')}")
-
-
-def _verb(path: Path, existed: bool) -> str:
-    """An archive that was there keeps the runs the import does not replace."""
-    if not existed:
-        return "wrote"
-    return "updated" if path.suffix == ARCHIVE else "replaced"
+        verb = "updated" if path in result.merged else "wrote"
+        click.echo(f"{'unchanged' if path in result.unchanged else verb} {path}")
+    summary = f"imported {result.configs} configs into {plural(result.records, 'record')}"
+    if result.already:
+        summary += f" ({result.already} already there)"
+    click.echo(summary)

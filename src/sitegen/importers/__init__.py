@@ -17,7 +17,7 @@ from pathlib import Path
 from types import ModuleType
 
 from ..layout import SiteLayout
-from ..records import Problem, Problems, SiteError
+from ..records import Catalogs, Problem, Problems, SiteError
 from ..records.load import catalogs
 from . import aiperf, guidellm, inferencex, llm_inference_bench, llmperf, lmx, sglang, vllm
 from .assemble import plan_records
@@ -46,9 +46,11 @@ __all__ = [
 class ImportResult:
     format: str
     written: tuple[Path, ...]  # files: one per record, or one archive for them all
-    replaced: tuple[Path, ...]
+    merged: tuple[Path, ...]  # of which were there and got something new
+    unchanged: tuple[Path, ...]  # of which were there and got nothing new (not rewritten)
     records: int
-    configs: int
+    configs: int  # configs (or matrix cells) read from the files
+    already: int  # of which each record already had (measured the same; not repeated)
     warnings: tuple[Problem, ...]
 
 
@@ -114,14 +116,24 @@ def import_results(
     name, readings = read_all(fmt, paths, options, on_format)
     known, problems = site_catalogs(site_root)
     planned: list[Planned] = plan_records(name, readings, options, known, out, site_root, suffix)
-    outputs, warnings = check_records(planned, known, site_root, problems)
-    warnings = tuple(w for r in readings for w in r.warnings) + tuple(warnings)
-    written, replaced = write_outputs(outputs)
+    checked = check_records(planned, known, site_root, problems)
+    warnings = tuple(w for r in readings for w in r.warnings) + tuple(checked.warnings)
+    write_outputs(checked.outputs)
+    outputs = checked.outputs
     configs = sum(len(p.record.get("configs", p.record.get("decode", []))) for p in planned)
-    return ImportResult(name, written, replaced, len(planned), configs, warnings)
+    return ImportResult(
+        format=name,
+        written=tuple(out.path for out in outputs),
+        merged=tuple(out.path for out in outputs if out.existed and not out.unchanged),
+        unchanged=tuple(out.path for out in outputs if out.unchanged),
+        records=len(planned),
+        configs=configs,
+        already=configs - sum(m.items_after - m.items_before for m in checked.merged),
+        warnings=warnings,
+    )
 
 
-def site_catalogs(site_root: Path) -> tuple[dict, Problems]:
+def site_catalogs(site_root: Path) -> tuple[Catalogs, Problems]:
     """The site's catalogs (models, GPUs, workloads...), which must themselves be sound."""
     problems = Problems()
     if reason := SiteLayout(site_root).missing():

@@ -8,12 +8,14 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from ..records import Problem
+from ..records import Catalogs, Problem
 from ..records.schema import CONFIG_FIELDS
 from .common import Identity, Measurement, Options, Reading, SiteError
 from .matrix import plan_matrix
+from .merge import item_order
 from .planning import (
     Key,
+    Origin,
     Planned,
     Resolver,
     file_name,
@@ -45,13 +47,6 @@ def _config(m: Measurement, gpus: int, concurrency: int | None) -> dict[str, Any
     return ordered
 
 
-def _sort_key(config: dict) -> tuple:
-    return tuple(
-        (config.get(k) is None, config.get(k) or 0)
-        for k in ("concurrency", "gpus", "tp", "pp", "ep", "prefill_gpus", "decode_gpus")
-    ) + (str(config.get("dp_attention")), str(config.get("spec_decoding")))
-
-
 def _check_counts(resolver: Resolver, measurements: list[Measurement], options: Options) -> None:
     """GPUs and concurrency: from each result, else from the one option given for all."""
     lacking = [m for m in measurements if "concurrency" not in m.config]
@@ -74,9 +69,15 @@ def _check_counts(resolver: Resolver, measurements: list[Measurement], options: 
             resolver.gap(m.file, "--gpus", "the file does not say the GPUs; give --gpus")
 
 
-def _configs(measurements: list[Measurement], options: Options) -> list[dict[str, Any]]:
-    configs = [_config(m, options.gpus or 0, options.concurrency) for m in measurements]
-    return sorted(configs, key=_sort_key)
+def _configs(
+    measurements: list[Measurement], options: Options
+) -> tuple[list[dict[str, Any]], tuple[Origin, ...]]:
+    """The configs sorted as records keep them, and where each came from."""
+    configs = [
+        (_config(m, options.gpus or 0, options.concurrency), (m.file, m.line)) for m in measurements
+    ]
+    configs.sort(key=lambda pair: item_order("configs", pair[0]))
+    return [config for config, _ in configs], tuple(origin for _, origin in configs)
 
 
 # -- records -----------------------------------------------------------------------------------
@@ -85,7 +86,7 @@ def _configs(measurements: list[Measurement], options: Options) -> list[dict[str
 SWEEP_WIDE = ("model", "gpu", "engine", "precision", "isl", "osl")
 
 
-def _sameness(name: str, value: Any, options: Options, known: dict) -> Any:
+def _sameness(name: str, value: Any, options: Options, known: Catalogs | None) -> Any:
     """What two files must share for one sweep: nothing where an option decides, else the
     slug a model or GPU name finds (a local path and an hf_id may name one model)."""
     given = {
@@ -99,12 +100,12 @@ def _sameness(name: str, value: Any, options: Options, known: dict) -> Any:
     if given.get(name):
         return None
     if name in ("model", "gpu") and known:
-        return match(value, known[f"{name}s"]) or value
+        return match(value, getattr(known, f"{name}s")) or value
     return value.strip().lower() if isinstance(value, str) else value
 
 
 def one_sweep(
-    measurements: list[Measurement], options: Options | None = None, known: dict | None = None
+    measurements: list[Measurement], options: Options | None = None, known: Catalogs | None = None
 ) -> Measurement:
     """A stand-in carrying what the files of one sweep say together; they must not disagree.
 
@@ -117,7 +118,7 @@ def one_sweep(
         said = {getattr(m.identity, name): m.file for m in measurements}
         said.pop(None, None)
         if name in SWEEP_WIDE:
-            kinds = {_sameness(name, value, options, known or {}) for value in said}
+            kinds = {_sameness(name, value, options, known) for value in said}
             if len(kinds) > 1:
                 listing = ", ".join(f"{v} in {Path(file).name}" for v, file in said.items())
                 raise SiteError(
@@ -160,7 +161,7 @@ def plan_records(
     fmt: str,
     readings: list[Reading],
     options: Options,
-    known: dict,
+    known: Catalogs,
     out: Path,
     site: Path,
     suffix: str = ".yaml",
@@ -194,7 +195,7 @@ def plan_records(
             if len(dates) > 1
             else []
         )
-        configs = _configs(ms, options)
+        configs, origins = _configs(ms, options)
         urls = sorted({m.identity.url for m in ms if m.identity.url})
         versions = sorted({m.identity.engine_version for m in ms if m.identity.engine_version})
         files = list(dict.fromkeys(m.file for m in ms))
@@ -209,8 +210,9 @@ def plan_records(
             configs,
         )
         planned_keys.append(file_name(key, date))
-        records.append((record, tuple(files)))
+        records.append((record, tuple(files), origins))
     paths = record_paths(out, planned_keys, suffix)
     return [
-        Planned(path, record, files) for path, (record, files) in zip(paths, records, strict=True)
+        Planned(path, record, files, origins)
+        for path, (record, files, origins) in zip(paths, records, strict=True)
     ]

@@ -62,6 +62,7 @@ class Measurement:
     config: dict[str, Any]  # config fields (records.schema); throughput still for the whole server
     total_throughput: float | None = None  # tokens/s of the whole server, when not per GPU
     output_throughput: float | None = None
+    line: int | None = None  # where in the file, when it holds many (a row, a JSON line)
 
 
 @dataclass(frozen=True)

@@ -31,7 +31,9 @@ from .common import (
 
 NAME = "inferencex"
 TITLE = "InferenceX API response or aggregated results"
-SOURCE = "InferenceX"
+SOURCE = "InferenceX"  # the records' `source`; pages credit it with a link (`credits`)
+PUBLISHER = "SemiAnalysis"
+HOMEPAGE = "https://inferencex.semianalysis.com/"
 # How far the power-derived GPU count may stray from ours before we say so.
 POWER_COUNT_TOLERANCE = 0.25
 
@@ -153,7 +155,9 @@ def _row(source: Source, i: int, row: Any, path: tuple, warnings: list, names: d
         source=SOURCE,
         url=text(row.get("run_url")),
     )
-    return Measurement(file=source.name, identity=identity, config=config)
+    return Measurement(
+        file=source.name, identity=identity, config=config, line=source.line(0, path)
+    )
 
 
 def read(source: Source, options: Options) -> Reading:

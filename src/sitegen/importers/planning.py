@@ -10,10 +10,13 @@ from pathlib import Path
 from typing import Any
 
 from ..layout import SiteLayout
-from ..records import Problem
+from ..records import Catalogs, Problem
 from .common import Identity, Measurement, Options, Reading, SiteError
 
 FILE_SAFE = re.compile(r"[^a-z0-9.-]+")
+
+
+Origin = tuple[str, int | None]  # a result file as the user named it, and a line of it
 
 
 @dataclass(frozen=True)
@@ -23,6 +26,7 @@ class Planned:
     path: Path
     record: dict[str, Any]
     files: tuple[str, ...]  # the result files it came from
+    origins: tuple[Origin, ...] = ()  # where each of its configs came from, in their order
 
 
 @dataclass(frozen=True)
@@ -40,7 +44,7 @@ class Key:
 class Resolver:
     """Turns what files say into slugs of the site, collecting one problem per gap."""
 
-    def __init__(self, fmt: str, options: Options, known: dict) -> None:
+    def __init__(self, fmt: str, options: Options, known: Catalogs) -> None:
         self.fmt = fmt
         self.options = options
         self.known = known
@@ -51,7 +55,7 @@ class Resolver:
 
     def _catalog(self, m: Measurement, option: str, given: str | None, raw: str | None) -> str:
         kind = {"--model": "models", "--gpu": "gpus", "--workload": "workloads"}[option]
-        catalog = self.known[kind]
+        catalog = getattr(self.known, kind)
         names = ", ".join(sorted(catalog)[:12])
         if given is not None:
             if given not in catalog:
@@ -101,7 +105,7 @@ class Resolver:
         )
 
     def _workload(self, m: Measurement, ident: Identity) -> str:
-        for slug, w in self.known["workloads"].items():
+        for slug, w in self.known.workloads.items():
             if w.isl == ident.isl and w.osl == ident.osl:
                 return slug
         self.gap(

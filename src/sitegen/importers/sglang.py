@@ -78,6 +78,7 @@ def read(source: Source, options: Options) -> Reading:
                 config=config,
                 total_throughput=_total(source, index, obj),
                 output_throughput=positive(dig(obj, "output_throughput")),
+                line=source.first_lines[index],
             )
         )
     notes = (f"request rate {', '.join(sorted(rates))}",) if rates else ()

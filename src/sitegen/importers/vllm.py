@@ -121,4 +121,5 @@ def _measurement(source: Source, index: int, obj: dict, total: float) -> Measure
         config=config,
         total_throughput=total,
         output_throughput=positive(dig(obj, "output_throughput")),
+        line=source.first_lines[index],
     )

@@ -1,8 +1,9 @@
-"""Records -> YAML a person can read (or JSON, or a Parquet archive), checked exactly as a
-build checks them, then written.
+"""Records -> YAML a person can read (or JSON, or a Parquet archive), merged into what is
+already there (`existing`), checked exactly as a build checks them, then written.
 
 Configs are written flow-style, one per line. Nothing is written unless every record passes
-`records.check_run` against the site's catalogs, read back as the build will read it.
+`records.check_run` against the site's catalogs, read back as the build will read it, and
+merges without a conflict.
 """
 
 from __future__ import annotations
@@ -19,15 +20,23 @@ from typing import Any
 import yaml
 
 from ..layout import SiteLayout
-from ..records import Problem, Problems, check_run, parquet, run_id
+from ..records import Catalogs, Problem, Problems, check_run, parquet, run_id
 from ..records.load import archive_runs
 from ..records.yamlpos import parse
 from .common import SiteError
+from .existing import merge_into_archive, merge_into_file, refuse_broken_archive
+from .merge import Merged
 from .planning import ARCHIVE, Planned
 
 PLAIN = re.compile(r"^[A-Za-z][A-Za-z0-9 ._/+()-]*$")
 FLOW_LISTS = ("configs", "decode", "prefill", "canonical")
 WIDTH = 100
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def _load(text: str) -> Any:
+    """YAML as the build reads it (safe; libyaml's parser where PyYAML has it: much faster)."""
+    return yaml.load(text, Loader=_Loader)  # noqa: S506 - a safe loader
 
 
 def scalar(value: Any, flow: bool) -> str:
@@ -50,7 +59,7 @@ def scalar(value: Any, flow: bool) -> str:
     plain = PLAIN.match(value) and not value.endswith(" ") and ": " not in value
     if plain and flow and any(c in value for c in ",[]{}#"):
         plain = False
-    if plain and yaml.safe_load(value) == value:
+    if plain and _load(value) == value:
         return value
     return json.dumps(value, ensure_ascii=False)
 
@@ -64,16 +73,24 @@ def flow(value: Any) -> str:
 
 
 def _folded(key: str, value: str) -> list[str]:
-    """A long string as a folded block, wrapped at WIDTH."""
-    words, lines, line = value.split(" "), [], ""
-    for word in words:
-        if line and len(line) + 1 + len(word) > WIDTH - 2:
-            lines.append(line)
-            line = word
-        else:
-            line = f"{line} {word}" if line else word
-    lines.append(line)
-    return [f"{key}: >-"] + [f"  {text}" for text in lines]
+    """A long string as a folded block wrapped at WIDTH, a blank line between its paragraphs
+    (merged notes); quoted on one line where a block would not read back the same."""
+    lines: list[str] = []
+    for paragraph in value.split("\n"):
+        if lines:
+            lines.append("")
+        line = ""
+        for word in paragraph.split(" "):
+            if line and len(line) + 1 + len(word) > WIDTH - 2:
+                lines.append(f"  {line}")
+                line = word
+            else:
+                line = f"{line} {word}" if line else word
+        lines.append(f"  {line}")
+    block = [f"{key}: >-", *lines]
+    if _load("\n".join(block)) != {key: value}:
+        return [f"{key}: {scalar(value, flow=False)}"]
+    return block
 
 
 def render(record: dict[str, Any], header: str) -> str:
@@ -85,12 +102,12 @@ def render(record: dict[str, Any], header: str) -> str:
             out.extend(f"  - {flow(item)}" for item in value)
         elif isinstance(value, dict | list):
             out.append(f"{key}: {flow(value)}")
-        elif isinstance(value, str) and len(key) + len(value) > WIDTH - 4 and "  " not in value:
+        elif isinstance(value, str) and (len(key) + len(value) > WIDTH - 4 or "\n" in value):
             out.extend(_folded(key, value))
         else:
             out.append(f"{key}: {scalar(value, flow=False)}")
     text = "\n".join(out) + "\n"
-    if yaml.safe_load(text) != record:  # a bug here would write a different record
+    if _load(text) != record:  # a bug here would write a different record
         raise AssertionError("the YAML written does not read back as the record")
     return text
 
@@ -126,9 +143,12 @@ def _rel(path: Path, site_root: Path) -> tuple[str, str]:
     return rel.as_posix(), rid
 
 
+HEADER = "Written by `sitegen import`; edit freely. A re-import merges into it (docs/importing.md)."
+
+
 def header(planned: Planned) -> str:
-    files = ", ".join(Path(f).name for f in planned.files)
-    return f"Written by `sitegen import` from {files}; edit freely, or re-import to replace."
+    """The comment atop a YAML record (its notes say which files it was imported from)."""
+    return HEADER
 
 
 def _run_ids(site_root: Path, replaced: set[Path]) -> dict[str, str]:
@@ -158,76 +178,84 @@ class Output:
 
     path: Path
     content: bytes
+    existed: bool = False  # a record (or archive) was there: the import merged into it
+    unchanged: bool = False  # ... and added nothing: the file is left as it is
+
+
+@dataclass(frozen=True)
+class Checked:
+    """What an import writes, its warnings, and how many imported configs were there already."""
+
+    outputs: list[Output]
+    warnings: list[Problem]
+    merged: list[Merged]
 
 
 def check_records(
-    planned: list[Planned], known: dict, site_root: Path, problems: Problems
-) -> tuple[list[Output], list[Problem]]:
-    """Run the build's checks on each record; SiteError if any has an error.
-
-    Returns the files to write and the warnings.
-    """
+    planned: list[Planned], known: Catalogs, site_root: Path, problems: Problems
+) -> Checked:
+    """Merge each record into the one already at its path, then run the build's checks on
+    it; SiteError if any has an error or a conflict."""
     taken = _run_ids(site_root, {item.path.resolve() for item in planned})
-    outputs = []
+    outputs, merges = [], []
     for item in planned:
         if item.path.suffix == ARCHIVE:
             continue
-        text = text_of(item)
         rel, rid = _rel(item.path, site_root)
+        item, merged = merge_into_file(item, rel, rid, known, problems)
+        merges.append(merged)
+        text = text_of(item)
         if rid in taken:  # the build refuses two files with one run id
             problems.add(Problem(rel, None, "", f"run id {rid!r} is also the id of {taken[rid]}"))
         taken.setdefault(rid, rel)
         doc = parse(text, json_file=item.path.suffix == ".json")  # as the build reads it
         check_run(doc.data, doc, rel, rid, known, problems)
-        outputs.append(Output(item.path, text.encode("utf-8")))
+        outputs.append(_output(item.path, text.encode("utf-8")))
     for path in dict.fromkeys(item.path for item in planned if item.path.suffix == ARCHIVE):
         rel, file_id = _rel(path, site_root)
-        content = _archive(path, [i for i in planned if i.path == path], rel, file_id)
-        archive_runs(content, rel, file_id, known, taken, problems)  # as the build reads it
-        outputs.append(Output(path, content))
+        items = [i for i in planned if i.path == path]
+        content, archived = _archive(path, items, rel, file_id, problems)
+        merges.extend(archived)
+        if content is not None:
+            archive_runs(content, rel, file_id, known, taken, problems)  # as the build reads it
+            outputs.append(_output(path, content))
     if problems.has_errors:
         raise SiteError(problems.sorted())
-    return outputs, problems.warnings
+    return Checked(outputs, problems.warnings, merges)
+
+
+def _output(path: Path, content: bytes) -> Output:
+    existed = path.is_file()
+    return Output(path, content, existed, existed and path.read_bytes() == content)
 
 
 # -- Parquet archives ---------------------------------------------------------------------------
 
 
-def _archive(path: Path, items: list[Planned], rel: str, file_id: str) -> bytes:
-    """The archive at `path` with the imported records added; SiteError if it cannot be."""
-    runs = _runs_kept(path, items, rel, file_id) + [(None, item.record) for item in items]
-    problems = Problems()
+def _archive(
+    path: Path, items: list[Planned], rel: str, file_id: str, problems: Problems
+) -> tuple[bytes | None, list[Merged]]:
+    """The archive at `path` with the imported records merged in (None: problems said why)."""
+    existing: list[parquet.ArchiveRecord] = []
+    if path.is_file():
+        found = Problems()
+        existing = parquet.read_archive(path, rel, file_id, found)
+        if found:
+            refuse_broken_archive(found, rel)
+    runs, merged, conflicts = merge_into_archive(items, existing, rel, file_id)
+    problems.extend(conflicts)
+    if conflicts.has_errors:
+        return None, merged
     content = parquet.archive_bytes(runs, rel, problems)
-    if content is None:
-        raise SiteError(problems.sorted())
-    return content
-
-
-def _runs_kept(
-    path: Path, items: list[Planned], rel: str, file_id: str
-) -> list[tuple[str | None, dict]]:
-    """The runs already in the archive at `path`, but for those an imported record replaces
-    (the same run id, as re-importing a YAML record replaces its file)."""
-    if not path.is_file():
-        return []
-    found = Problems()
-    existing = parquet.read_archive(path, rel, file_id, found)
-    if found:  # rewriting it would drop its unknown columns, or carry its errors along
-        message = (
-            "cannot add the imported runs to this archive: it has problems of its own "
-            "(listed); fix them, or name another --out"
-        )
-        raise SiteError([*found.sorted(), Problem(rel, None, "--out", message)])
-    new = {f"{file_id}-{parquet.derived_id(item.record)}" for item in items}
-    return [(run.run, run.data) for run in existing if run.id not in new]
+    return content, merged
 
 
 # -- writing ------------------------------------------------------------------------------------
 
 
 def _stage(path: Path, content: bytes) -> Path:
-    """Write `content` to a temporary file beside `path`, to be moved onto it once all are
-    staged."""
+    """Write `content` to a temporary file beside `path`, flushed to disk, to be moved onto it
+    once all are staged; it gets the mode that a new file (or the one it replaces) has."""
     if path.is_dir():
         raise IsADirectoryError(0, "a folder is in its place")
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -235,20 +263,35 @@ def _stage(path: Path, content: bytes) -> Path:
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(content)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, path.stat().st_mode & 0o7777 if path.exists() else _new_file_mode())
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
     return Path(tmp)
 
 
-def write_outputs(outputs: list[Output]) -> tuple[tuple[Path, ...], tuple[Path, ...]]:
-    """(written, of which replaced an existing file)."""
-    replaced = tuple(out.path for out in outputs if out.path.exists())
-    # Every file is staged before any is put in place, so that a file that cannot be
-    # written (a folder in its place, no permission) leaves none of the others behind.
+def _new_file_mode() -> int:
+    """0o666 less the umask, as open() creates files (mkstemp makes them private)."""
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
+def write_outputs(outputs: list[Output]) -> None:
+    """Put every changed file in place; a file to which the import adds nothing is left alone.
+
+    Every file is staged before any is put in place, so that a file that cannot be written
+    (a folder in its place, no permission) leaves none of the others behind; each is then
+    moved onto its name in one step, so that a reader sees the old file or the new, never
+    half of one.
+    """
     staged: list[tuple[Path, Path]] = []
     try:
         for out in outputs:
+            if out.unchanged:
+                continue
             try:
                 staged.append((_stage(out.path, out.content), out.path))
             except OSError as exc:
@@ -260,4 +303,3 @@ def write_outputs(outputs: list[Output]) -> tuple[tuple[Path, ...], tuple[Path, 
     finally:
         for tmp, _ in staged:
             tmp.unlink(missing_ok=True)
-    return tuple(out.path for out in outputs), replaced

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from .load import check_run, load_site, run_id
+from typing import Any
+
 from .model import (
+    Catalogs,
     DecodeCell,
     Gpu,
     Latency,
@@ -19,7 +21,21 @@ from .model import (
 )
 from .problems import Problem, Problems, SiteError
 
+_LOADING = ("check_run", "load_site", "run_id")
+
+
+def __getattr__(name: str) -> Any:
+    """Loading brings in numpy and pandas: imported when first used, not by every command
+    (a build with nothing to do, `sitegen --help`)."""
+    if name in _LOADING:
+        from . import load
+
+        return getattr(load, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 __all__ = [
+    "Catalogs",
     "DecodeCell",
     "Gpu",
     "Latency",

@@ -31,14 +31,22 @@ class Checker:
         self.file = file
         self.doc = doc
         self.problems = problems
-        self.failed = False
+        self.errors = 0  # errors found so far: a caller compares counts to scope a part
+
+    @property
+    def failed(self) -> bool:
+        """Whether any error was found in this file."""
+        return self.errors > 0
 
     # -- reporting -------------------------------------------------------------------------
 
     def error(self, path: Path_, message: str) -> None:
-        self.failed = True
-        where = self.doc.line(path)
-        self.problems.add(Problem(self.file, where, self.doc.field_name(path), message))
+        self.error_at(self.doc.line(path), self.doc.field_name(path), message)
+
+    def error_at(self, line: int | None, field: str, message: str) -> None:
+        """An error at a line of the caller's choosing (a row that lacks something)."""
+        self.errors += 1
+        self.problems.add(Problem(self.file, line, field, message))
 
     def warn(self, path: Path_, message: str) -> None:
         self.problems.add(

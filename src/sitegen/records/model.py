@@ -193,6 +193,17 @@ class SiteConfig:
 
 
 @dataclass(frozen=True)
+class Catalogs:
+    """data/models.yaml, gpus.yaml, workloads.yaml, pricing.yaml and sitegen.yaml, checked."""
+
+    models: dict[str, Model]
+    gpus: dict[str, Gpu]
+    workloads: dict[str, Workload]
+    pricing: Pricing
+    config: SiteConfig
+
+
+@dataclass(frozen=True)
 class Site:
     """Everything a build reads, checked."""
 
@@ -204,6 +215,7 @@ class Site:
     pricing: Pricing
     runs: tuple[Run, ...]
     table: Any = None  # columnar.ConfigTable: every sweep config, rows of each run together
+    digests: dict[str, str] = field(default_factory=dict)  # data file -> digest of its bytes
 
     @property
     def sweeps(self) -> list[SweepRun]:

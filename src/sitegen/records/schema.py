@@ -8,6 +8,7 @@ from typing import Any
 from .checker import MISSING, Checker
 from .model import (
     CanonicalResult,
+    Catalogs,
     DecodeCell,
     Gpu,
     Latency,
@@ -21,7 +22,6 @@ from .model import (
     Tier,
     Workload,
 )
-from .problems import Problem
 from .yamlpos import Path_
 
 DEFAULT_TARGETS = (30, 50, 75, 100, 150, 200)
@@ -284,13 +284,13 @@ CONFIG_KEY = (
 )
 
 
-def _run_fields(c: Checker, r: dict, catalogs: dict) -> dict:
+def _run_fields(c: Checker, r: dict, catalogs: Catalogs) -> dict:
     return dict(
         source=c.string(r, (), "source"),
         url=c.string(r, (), "url", required=False),
         date=c.date(r, (), "date"),
-        model=c.ref(r, (), "model", catalogs["models"], "data/models.yaml"),
-        gpu=c.ref(r, (), "gpu", catalogs["gpus"], "data/gpus.yaml"),
+        model=c.ref(r, (), "model", catalogs.models, "data/models.yaml"),
+        gpu=c.ref(r, (), "gpu", catalogs.gpus, "data/gpus.yaml"),
         engine=c.string(r, (), "engine"),
         engine_version=c.string(r, (), "engine_version", required=False),
         precision=c.string(r, (), "precision"),
@@ -331,8 +331,7 @@ def _field(c: Checker, m: dict, path: Path_, spec: ConfigField, ok: bool) -> Any
 def _config(c: Checker, m: dict, path: Path_) -> SweepConfig | None:
     c.unknown_keys(m, path, CONFIG_FIELDS)
     status = c.choice(m, path, "status", STATUSES, default="ok")
-    before = c.failed
-    c.failed = False
+    errors_before = c.errors
     values = {spec.name: _field(c, m, path, spec, status == "ok") for spec in CONFIG_SPEC}
     tpot = values["tpot_ms"]
     if tpot is not None and "interactivity" in m:
@@ -351,9 +350,7 @@ def _config(c: Checker, m: dict, path: Path_) -> SweepConfig | None:
         values["throughput_per_gpu"],
         values["output_throughput_per_gpu"],
     )
-    bad = c.failed
-    c.failed = before or bad
-    if bad or values["gpus"] is None or values["concurrency"] is None:
+    if c.errors > errors_before or values["gpus"] is None or values["concurrency"] is None:
         return None
     return SweepConfig(status=status or "ok", **values)
 
@@ -388,15 +385,15 @@ def _config_key(config: SweepConfig) -> tuple:
     return tuple(getattr(config, name) for name in CONFIG_KEY)
 
 
-def sweep_fields(c: Checker, r: dict, catalogs: dict) -> dict:
+def sweep_fields(c: Checker, r: dict, catalogs: Catalogs) -> dict:
     """A sweep record's own fields (all but its configs), checked."""
     c.unknown_keys(r, (), SWEEP_FIELDS)
     fields = _run_fields(c, r, catalogs)
-    fields["workload"] = c.ref(r, (), "workload", catalogs["workloads"], "data/workloads.yaml")
+    fields["workload"] = c.ref(r, (), "workload", catalogs.workloads, "data/workloads.yaml")
     return fields
 
 
-def sweep(c: Checker, r: dict, run_id: str, rel: str, catalogs: dict) -> SweepRun | None:
+def sweep(c: Checker, r: dict, run_id: str, rel: str, catalogs: Catalogs) -> SweepRun | None:
     fields = sweep_fields(c, r, catalogs)
     raw = r.get("configs")
     configs: list[SweepConfig] = []
@@ -481,7 +478,7 @@ def _decode(c: Checker, m: dict, path: Path_) -> DecodeCell | None:
     return DecodeCell(*values) if None not in values else None
 
 
-def matrix(c: Checker, r: dict, run_id: str, rel: str, catalogs: dict) -> MatrixRun | None:
+def matrix(c: Checker, r: dict, run_id: str, rel: str, catalogs: Catalogs) -> MatrixRun | None:
     c.unknown_keys(r, (), MATRIX_FIELDS)
     fields = _run_fields(c, r, catalogs)
     gpus = c.integer(r, (), "gpus")
@@ -502,7 +499,7 @@ def matrix(c: Checker, r: dict, run_id: str, rel: str, catalogs: dict) -> Matrix
     title = c.string(r, (), "title", required=False)
     if c.failed:
         return None
-    model = catalogs["models"][fields["model"]]
+    model = catalogs.models[fields["model"]]
     title = title or f"{model.name} on {fields['engine']}, measured with {fields['source']}"
     return MatrixRun(
         id=run_id,
@@ -589,11 +586,10 @@ def _check_grid(c: Checker, r: dict, cells: list[DecodeCell]) -> None:
     for context in contexts:
         for concurrency in concurrencies:
             if (context, concurrency) not in have:
-                c.failed = True
                 line = c.doc.line(("decode", row_of[context]))
                 message = (
                     f"missing cell: context {context}, concurrency {concurrency} "
                     f"(a grid needs every pair of its {len(contexts)} contexts and "
                     f"{len(concurrencies)} concurrencies)"
                 )
-                c.problems.add(Problem(c.file, line, "decode", message))
+                c.error_at(line, "decode", message)

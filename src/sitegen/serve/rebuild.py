@@ -12,7 +12,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from ..build import render_site
+from ..jobcache import JobRecord
+from ..output import KEPT
+from ..outputs import Reuse, render_outputs
 from ..records import Problem, Problems, SiteError
 from ..records.load import catalogs
 from .state import SiteState, Snapshot
@@ -32,7 +34,7 @@ class BuildReport:
 def base_path(site_root: Path) -> str:
     """The URL path of base_url ("/leaderboard/"), where the site is served: read from the
     config as the build checks it; "/" when it has none."""
-    config = catalogs(site_root, Problems())["config"]
+    config = catalogs(site_root, Problems()).config
     try:
         path = urlsplit(config.base_url).path
     except ValueError:
@@ -73,6 +75,7 @@ class Rebuilder:
         self._instance = secrets.token_hex(4)  # a restarted server never reuses a version
         self._changes: queue.Queue[set[str] | None] = queue.Queue()
         self._thread: threading.Thread | None = None
+        self._records: dict[str, JobRecord] = {}  # the jobs of the last good build
 
     def build_now(self, trigger: Iterable[str] = ()) -> BuildReport:
         """Build at once and publish the outcome; the last good files stay on failure."""
@@ -80,7 +83,7 @@ class Rebuilder:
         started = time.perf_counter()
         warnings: tuple[Problem, ...] = ()
         try:
-            files, found = render_site(self.site_root)
+            files, found = self._render(previous.files)
         except SiteError as exc:
             problems = sorted(exc.problems, key=lambda p: p.severity != "error")
             snapshot = replace(previous, problems=tuple(problems))
@@ -102,6 +105,15 @@ class Rebuilder:
         report = BuildReport(snapshot, seconds, changed, warnings, tuple(sorted(trigger)))
         self.on_build(report)
         return report
+
+    def _render(self, last: dict[str, bytes]) -> tuple[dict[str, bytes], Problems]:
+        """The site's files; a page whose inputs did not change since the last good build is
+        not made again: its bytes are taken from that build."""
+        reuse = Reuse(self._records, last.__contains__)
+        rendered = render_outputs(self.site_root, reuse=reuse)
+        files = {rel: last[rel] if data is KEPT else data for rel, data in rendered.files.items()}
+        self._records = rendered.jobs
+        return files, rendered.problems
 
     def notify(self, changes: set[str]) -> None:
         """Called by the watcher, from any thread, with site-relative paths that changed."""

@@ -1,46 +1,137 @@
 """The page plan: view builders, one per page kind, each returning a page with a typed view.
 
-`plan_site` only lists what the build emits, as (route, template, view) pages and data files;
-charts are drawn by a step of their own (charts.step), templates render the views (render.py).
+`plan_jobs` lists what the build emits as jobs: each names the outputs of one view builder
+(a page and its data file, say) and carries its key, the digest of everything the builder
+reads (views.keys). A job runs only when its outputs are needed anew; `plan_site` runs them
+all. Charts are drawn by a step of their own (charts.step), templates render the views.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+import jinja2
+
 from ..content import Content
 from ..records import Problems, Site
+from ..runs import run_route
 from ..tables import WorkloadSummary
 from .catalog import gpu_page, model_page
-from .compare import compare_pages
-from .copy_pages import content_pages, not_found_page
+from .compare import compare_page, compared
+from .copy_pages import content_page, not_found_page
+from .keys import Keys
 from .overview import overview_outputs
 from .page import DataFile, Page, Plan, Quote, View
 from .pair import pair_data, pair_page
 from .run import run_outputs
 from .sources import Sources, compare_route
 
+Made = tuple[list[Page], list[DataFile]]
+
+
+@dataclass(frozen=True)
+class Job:
+    """One view builder's outputs: `make` builds them; `key` says when they change."""
+
+    name: str  # unique in a plan, the same from build to build
+    key: str
+    make: Callable[[], Made]
+
+
+def plan_jobs(src: Sources, keys: Keys) -> list[Job]:
+    """Every job of the site, in output order; nothing is built yet."""
+    site, content = src.site, src.content
+    jobs = [
+        Job(
+            "overview",
+            keys.of("overview", "index.html", sorted(keys.pair(*k) for k in src.pair_keys)),
+            lambda: _one(*overview_outputs(src)),
+        )
+    ]
+    for model, gpu in src.pair_keys:
+        key = keys.of(
+            "pair",
+            "pair.html",
+            keys.pair(model, gpu),
+            keys.faq,
+            keys.copy(content.pairs.get((model, gpu))),
+            src.gpus_of(model),
+        )
+        jobs.append(
+            Job(
+                f"pair {model} {gpu}",
+                key,
+                lambda m=model, g=gpu: ([pair_page(src, m, g)], [pair_data(src, m, g)]),
+            )
+        )
+    for model in src.models:
+        key = keys.of(
+            "model",
+            "model.html",
+            [keys.pair(model, g) for g in src.gpus_of(model)],
+            keys.copy(content.models.get(model)),
+        )
+        jobs.append(Job(f"model {model}", key, lambda m=model: ([model_page(src, m)], [])))
+    for gpu in src.gpus:
+        pairs = [keys.pair(m, g) for m, g in src.pair_keys if g == gpu]
+        key = keys.of("gpu", "gpu.html", pairs, keys.copy(content.gpus.get(gpu)))
+        jobs.append(Job(f"gpu {gpu}", key, lambda g=gpu: ([gpu_page(src, g)], [])))
+    for page_model, a, b in compared(src):
+        key = keys.of("compare", "compare.html", keys.pair(page_model, a), keys.pair(page_model, b))
+        jobs.append(
+            Job(
+                f"compare {page_model} {a} {b}",
+                key,
+                lambda m=page_model, a=a, b=b: ([compare_page(src, m, a, b)], []),
+            )
+        )
+    for name, copy in sorted(content.pages.items()):
+        key = keys.of("content", "content.html", keys.copy(copy))
+        jobs.append(Job(f"content {name}", key, lambda n=name: ([content_page(src, n)], [])))
+    for run in site.runs:
+        key = keys.of("run", "run.html", keys.run(run), keys.copy(content.runs.get(run.id)))
+        jobs.append(Job(f"run {run_route(run.id)}", key, lambda r=run: _one(*run_outputs(src, r))))
+    jobs.append(Job("404", keys.of("404", "404.html"), lambda: ([not_found_page()], [])))
+    return jobs
+
+
+def _one(page: Page, files: DataFile | list[DataFile]) -> Made:
+    return [page], files if isinstance(files, list) else [files]
+
+
+def run_jobs(jobs: Iterable[Job]) -> Plan:
+    plan = Plan()
+    for job in jobs:
+        pages, files = job.make()
+        plan.pages.extend(pages)
+        plan.files.extend(files)
+    return plan
+
 
 def plan_site(
-    site: Site, pairs: dict[tuple[str, str], list[WorkloadSummary]], content: Content
+    site: Site,
+    pairs: dict[tuple[str, str], list[WorkloadSummary]],
+    content: Content,
+    env: jinja2.Environment,
 ) -> tuple[Plan, Problems]:
-    """Every page and data file of the site, and the problems editors' copy raised."""
+    """Every page and data file of the site, all built, and the problems editors' copy raised."""
     src = Sources(site, pairs, content)
-    plan = Plan()
-    overview, downloads = overview_outputs(src)
-    plan.pages.append(overview)
-    for model, gpu in src.pair_keys:
-        plan.pages.append(pair_page(src, model, gpu))
-        plan.files.append(pair_data(src, model, gpu))
-    plan.pages.extend(model_page(src, model) for model in src.models)
-    plan.pages.extend(gpu_page(src, gpu) for gpu in src.gpus)
-    plan.pages.extend(compare_pages(src))
-    plan.pages.extend(content_pages(src))
-    for run in site.runs:
-        page, data = run_outputs(src, run)
-        plan.pages.append(page)
-        plan.files.append(data)
-    plan.pages.append(not_found_page())
-    plan.files.extend(downloads)
+    plan = run_jobs(plan_jobs(src, Keys(src, env, sorted(content.pages))))
     return plan, src.problems
 
 
-__all__ = ["DataFile", "Page", "Plan", "Quote", "View", "compare_route", "plan_site"]
+__all__ = [
+    "DataFile",
+    "Job",
+    "Keys",
+    "Page",
+    "Plan",
+    "Quote",
+    "Sources",
+    "View",
+    "compare_route",
+    "plan_jobs",
+    "plan_site",
+    "run_jobs",
+]

@@ -21,10 +21,11 @@ class CompareView(View):
     quote: Quote
 
 
-def compare_pages(src: Sources) -> Iterator[Page]:
+def compared(src: Sources) -> Iterator[tuple[str, str, str]]:
+    """(model, GPU a, GPU b) of every comparison page: each two GPUs a model runs on."""
     for model in src.models:
         for a, b in itertools.combinations(src.gpus_of(model), 2):
-            yield compare_page(src, model, a, b)
+            yield model, a, b
 
 
 def compare_page(src: Sources, model: str, a: str, b: str) -> Page:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,11 +17,12 @@ class ContentView(View):
     meta: dict[str, Any]  # the page's front matter
 
 
-def content_pages(src: Sources) -> Iterator[Page]:
-    for name, copy in sorted(src.content.pages.items()):
-        body = src.copy(copy, {"site": src.site_values()})
-        title = str(copy.meta.get("title") or name.replace("-", " ").capitalize())
-        yield Page(f"{name}/", "content.html", title, ContentView(body, copy.meta))
+def content_page(src: Sources, name: str) -> Page:
+    """content/<name>.md as the page <name>/."""
+    copy = src.content.pages[name]
+    body = src.copy(copy, {"site": src.site_values()})
+    title = str(copy.meta.get("title") or name.replace("-", " ").capitalize())
+    return Page(f"{name}/", "content.html", title, ContentView(body, copy.meta))
 
 
 def not_found_page() -> Page:

@@ -13,6 +13,7 @@ from ..charts.history_chart import history_chart_data
 from ..content import CopyError, faq_applies, fill, render_copy
 from ..datafiles import pair_json, pair_route, rung_json, to_json
 from ..display import dollars, rate, tokens
+from ..importers.credits import Credit, credits_for
 from ..records import MatrixRun, Run
 from ..runs import matrix_summary
 from ..tables import WorkloadSummary
@@ -28,6 +29,7 @@ class PairView(View):
     workloads: list[dict]  # per workload: summary, workload, faq, chart, chart_data, history
     main: WorkloadSummary | None  # the default workload's summary, if measured
     runs: list[Run]
+    credits: list[Credit]  # who measured the runs, linked where the importers know its site
     matrices: list
     illustrative: bool
     prices: Any
@@ -131,6 +133,7 @@ def pair_page(src: Sources, model: str, gpu: str) -> Page:
         workloads=workloads,
         main=main,
         runs=runs,
+        credits=credits_for(r.source for r in runs),
         matrices=[matrix_summary(r) for r in runs if isinstance(r, MatrixRun)],
         illustrative=any(r.illustrative for r in runs if main and r.id in main.current_runs),
         prices=site.pricing.for_gpu(gpu),

@@ -11,6 +11,7 @@ from markupsafe import Markup
 from .. import display
 from ..charts import Chart, run_chart_data
 from ..datafiles import pair_route, run_json, to_json
+from ..importers.credits import Credit, credits_for
 from ..records import MatrixRun, Run, SweepRun
 from ..runs import matrix_report, run_route, sweep_report
 from .page import DataFile, Page, View
@@ -24,6 +25,7 @@ class RunView(View):
     model: Any
     gpu: Any
     pair_route: str
+    credits: list[Credit]  # its source, linked where the importers know its site
     writeup: Markup | None
     description: str
 
@@ -51,6 +53,7 @@ def run_outputs(src: Sources, run: Run) -> tuple[Page, DataFile]:
         model=model,
         gpu=gpu,
         pair_route=pair_route(run.model, run.gpu),
+        credits=credits_for([run.source]),
         writeup=src.copy(src.content.runs.get(run.id), values),
         description=f"{title}, {run.date.isoformat()}: {report.facts}",
     )

@@ -1,0 +1,56 @@
+"""A site's inputs as one digest: when it matches the last build's, there is nothing to do.
+
+The digest covers the bytes of every file a build can read (sitegen.yaml, data/, content/, the
+site's templates/ and the built-in theme), sitegen's own code and the versions of the libraries
+that shape its output, and the options that change what a build does. Reading and hashing the
+files of even a very large site takes a fraction of a second, much less than loading them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.metadata
+from pathlib import Path
+
+from .codeversion import code_version
+from .layout import SiteLayout
+from .render import theme_dir
+
+LIBRARIES = ("jinja2", "markupsafe", "markdown-it-py", "pyyaml", "numpy", "pandas", "pyarrow")
+
+
+def _versions() -> list[str]:
+    out = []
+    for name in LIBRARIES:
+        try:
+            out.append(f"{name}={importlib.metadata.version(name)}")
+        except importlib.metadata.PackageNotFoundError:
+            out.append(f"{name}=none")
+    return out
+
+
+def _files(folder: Path) -> list[Path]:
+    if not folder.is_dir():
+        return []
+    return sorted(p for p in folder.rglob("*") if p.is_file())
+
+
+def site_inputs(site_root: Path, options: str) -> str | None:
+    """The digest of everything a build of `site_root` reads; None if a file cannot be read."""
+    layout = SiteLayout(site_root)
+    h = hashlib.blake2b(digest_size=20)
+    h.update(f"{code_version()}\0{_versions()}\0{options}\0".encode())
+    sources = [layout.config]
+    for name in SiteLayout.SOURCE_FOLDERS:
+        sources += _files(site_root / name)
+    theme = theme_dir()
+    try:
+        for path in sources:
+            h.update(path.relative_to(site_root).as_posix().encode() + b"\0")
+            h.update(hashlib.blake2b(path.read_bytes(), digest_size=20).digest())
+        for path in _files(theme):
+            h.update(b"theme/" + path.relative_to(theme).as_posix().encode() + b"\0")
+            h.update(hashlib.blake2b(path.read_bytes(), digest_size=20).digest())
+    except (OSError, ValueError):
+        return None
+    return h.hexdigest()

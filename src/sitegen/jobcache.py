@@ -1,0 +1,95 @@
+"""What each job of the last build made, so that the next build can keep it without making it.
+
+`.sitegen-cache/jobs.json` (a signed cache file, see cachefile.py) holds, per job of the plan,
+its key (the digest of its inputs, views.keys), the output files it wrote, its pages' sitemap
+rows and the chart cache entries its pages use, and names the output folder it describes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .cachefile import read_signed, write_signed
+from .layout import SiteLayout
+from .records.problems import Problem, Row
+
+KIND = "jobs"
+VERSION = 2
+NAME = "jobs.json"
+
+
+@dataclass(frozen=True)
+class JobRecord:
+    key: str
+    outputs: tuple[str, ...]  # output paths, relative to the output folder
+    sitemap: tuple[tuple[str, str | None], ...]  # (route, lastmod) of its pages in the sitemap
+    charts: tuple[str, ...] = ()  # chart cache keys its pages show
+
+
+@dataclass
+class JobCache:
+    out_dir: Path
+    records: dict[str, JobRecord] = field(default_factory=dict)
+    inputs: str | None = None  # fingerprint.site_inputs of the build that wrote the records
+    problems: tuple[Problem, ...] = ()  # the warnings that build reported
+
+    @staticmethod
+    def location(site_root: Path) -> Path:
+        return SiteLayout(site_root).cache / NAME
+
+    @classmethod
+    def read(cls, site_root: Path, out_dir: Path) -> JobCache:
+        """The records of the last build into `out_dir`; none when there are none to trust."""
+        out_dir = out_dir.resolve()
+        data = read_signed(cls.location(site_root), KIND, VERSION)
+        try:
+            if data.get("out") != str(out_dir):
+                return cls(out_dir)
+            records = {
+                str(name): JobRecord(
+                    str(key),
+                    tuple(str(p) for p in outputs),
+                    tuple((str(route), None if mod is None else str(mod)) for route, mod in rows),
+                    tuple(str(c) for c in charts),
+                )
+                for name, (key, outputs, rows, charts) in data["jobs"].items()
+            }
+            inputs = data["inputs"] if isinstance(data["inputs"], str) else None
+            problems = tuple(
+                Problem(
+                    str(file),
+                    None if line is None else (Row if row else int)(line),
+                    str(field_),
+                    str(message),
+                    str(severity),
+                )
+                for file, line, row, field_, message, severity in data["problems"]
+            )
+        except (ValueError, KeyError, TypeError, AttributeError):
+            return cls(out_dir)
+        return cls(out_dir, records, inputs, problems)
+
+    @classmethod
+    def forget(cls, site_root: Path) -> None:
+        """Drop the records before the output changes: they must never describe other files."""
+        with contextlib.suppress(OSError):
+            cls.location(site_root).unlink()
+
+    def write(self, site_root: Path) -> None:
+        jobs = {
+            name: [r.key, list(r.outputs), [list(row) for row in r.sitemap], list(r.charts)]
+            for name, r in sorted(self.records.items())
+        }
+        problems = [
+            [p.file, p.line, isinstance(p.line, Row), p.field, p.message, p.severity]
+            for p in self.problems
+        ]
+        value = {
+            "out": str(self.out_dir),
+            "inputs": self.inputs,
+            "problems": problems,
+            "jobs": jobs,
+        }
+        write_signed(self.location(site_root), KIND, VERSION, value)

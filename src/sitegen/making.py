@@ -1,0 +1,133 @@
+"""Making jobs: their views, then their charts, then their pages, on one core or on all.
+
+A big build forks one worker per core (where the system can fork); each makes every n-th
+chunk of jobs from the plan it inherited, and sends back bytes, records and problems. The
+result is the same, byte for byte, as making them in order here.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import jinja2
+
+from .charts import ChartCache, draw_charts
+from .jobcache import JobRecord
+from .progress import Progress
+from .records import Problems
+from .render import render_page, template_problem
+from .views import Job, Page, Sources
+
+# fewer jobs than this are made here: a worker's start and the bytes sent back cost more
+PARALLEL_FROM_JOBS = 1000
+CHUNK_JOBS = 64
+
+
+@dataclass
+class Made:
+    files: dict[str, bytes] = field(default_factory=dict)
+    records: dict[str, JobRecord] = field(default_factory=dict)
+    copy_problems: Problems = field(default_factory=Problems)  # editors' copy that failed
+    failed: Problems = field(default_factory=Problems)  # templates that failed
+    charts: set[str] = field(default_factory=set)  # chart cache keys in use
+
+    def add(self, other: Made) -> None:
+        self.files.update(other.files)
+        self.records.update(other.records)
+        self.copy_problems.extend(other.copy_problems)
+        self.failed.extend(other.failed)
+        self.charts |= other.charts
+
+
+@dataclass
+class Maker:
+    """What making a job needs beside the job: the plan's sources, templates, the caches."""
+
+    src: Sources
+    env: jinja2.Environment
+    shared: dict  # variables every template sees
+    site_root: Path
+    charts: ChartCache
+
+    def make(self, jobs: Sequence[Job], progress: Progress | None = None) -> Made:
+        """Views of every job; then, unless editors' copy failed, their charts and pages."""
+        progress = progress or Progress()
+        made = Made()
+        built: list[tuple[Job, list[Page], list]] = []
+        before = len(self.src.problems)
+        for job in jobs:
+            built.append((job, *job.make()))
+        made.copy_problems.extend(self.src.problems.items[before:])
+        if made.copy_problems:
+            return made
+        pages = [page for _, job_pages, _ in built for page in job_pages]
+        charts = [chart for page in pages for chart in page.charts]
+        progress.phase("charts", len(charts))
+        draw_charts(charts, self.charts, progress.step)
+        progress.phase("render", len(pages))
+        for page in pages:
+            try:
+                made.files[page.path] = render_page(self.env, page, self.shared).encode("utf-8")
+            except Exception as exc:  # noqa: BLE001 - a site's own template may fail in any way
+                made.failed.add(template_problem(exc, self.site_root, page.path))
+            progress.step()
+        for job, job_pages, job_files in built:
+            for data in job_files:
+                made.files[data.path] = data.text.encode("utf-8")
+            made.records[job.name] = JobRecord(
+                job.key,
+                tuple(p.path for p in job_pages) + tuple(d.path for d in job_files),
+                tuple((p.route, p.lastmod) for p in job_pages if p.in_sitemap),
+                tuple(c.key for p in job_pages for c in p.charts),
+            )
+            made.charts.update(c.key for p in job_pages for c in p.charts)
+        return made
+
+
+def workers_for(jobs: int) -> int:
+    """How many processes make `jobs` jobs: all cores for a big build, else this one."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    if jobs < PARALLEL_FROM_JOBS or (cores or 1) < 2:
+        return 1
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return 1  # a worker must inherit the plan: pickling views would cost more than it saves
+    return cores or 1
+
+
+_MAKER: Maker | None = None  # the plan a forked worker inherits
+_JOBS: Sequence[Job] = ()
+
+
+def _make_chunk(bounds: tuple[int, int]) -> Made:
+    assert _MAKER is not None
+    return _MAKER.make(_JOBS[bounds[0] : bounds[1]])
+
+
+def _chunks(total: int) -> Iterator[tuple[int, int]]:
+    for start in range(0, total, CHUNK_JOBS):
+        yield start, min(start + CHUNK_JOBS, total)
+
+
+def make_all(maker: Maker, jobs: Sequence[Job], progress: Progress, workers: int = 1) -> Made:
+    """Make `jobs` with `workers` processes (1: here, in order)."""
+    if workers <= 1:
+        return maker.make(jobs, progress)
+    global _MAKER, _JOBS
+    _MAKER, _JOBS = maker, jobs
+    made = Made()
+    progress.phase("make", len(jobs))
+    try:
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            for bounds, part in zip(
+                _chunks(len(jobs)), pool.imap(_make_chunk, _chunks(len(jobs))), strict=True
+            ):
+                made.add(part)
+                for _ in range(bounds[1] - bounds[0]):
+                    progress.step()
+    finally:
+        _MAKER, _JOBS = None, ()
+    return made

@@ -1,0 +1,124 @@
+"""Every output of a site, as bytes or as KEPT (the last build's file, not made again).
+
+load -> check -> compute -> plan jobs -> views -> charts -> render; writing is build.py's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .charts import ChartCache
+from .content import load_content
+from .jobcache import JobRecord
+from .making import Maker, make_all, workers_for
+from .output import KEPT, Kept
+from .progress import Progress
+from .records import Problems, SiteError, load_site
+from .render import asset_files, environment
+from .sitemap import robots_txt, sitemap_xml
+from .tables import summarise
+from .views import Job, Keys, Sources, plan_jobs
+
+
+@dataclass(frozen=True)
+class Reuse:
+    """What the last build left: its jobs' records, and which of their files are still there."""
+
+    records: dict[str, JobRecord]
+    intact: Callable[[str], bool]  # is this output of the last build still as it left it?
+
+    def kept(self, job: Job) -> JobRecord | None:
+        """The last build's record of `job` if its key is unchanged and its outputs intact."""
+        record = self.records.get(job.name)
+        if record is None or record.key != job.key:
+            return None
+        if not all(self.intact(rel) for rel in record.outputs):
+            return None
+        return record
+
+
+@dataclass
+class Rendered:
+    files: dict[str, bytes | Kept]
+    problems: Problems
+    jobs: dict[str, JobRecord] = field(default_factory=dict)  # every job's record, for the next
+    made: tuple[str, ...] = ()  # the jobs made this time
+
+
+def render_outputs(
+    site_root: Path,
+    strict: bool = False,
+    use_cache: bool = True,
+    progress: Progress | None = None,
+    reuse: Reuse | None = None,
+    parallel: bool = False,
+) -> Rendered:
+    """Every output of the site; a job that `reuse` can keep is given as KEPT, not made.
+
+    Raises SiteError on errors. With `use_cache` off the cache beside the site (parsed records,
+    charts) is neither read nor written (sitegen check). With `parallel`, a big build makes
+    its pages on every core (making.py).
+    """
+    site_root = Path(site_root)
+    progress = progress or Progress()
+    progress.phase("load")
+    site, problems = load_site(site_root, use_cache=use_cache)
+    if site is None:
+        raise SiteError(problems.sorted())
+    run_ids = {run.id for run in site.runs}
+    content = load_content(site_root, site.models, site.gpus, problems, run_ids)
+    progress.phase("compute")
+    src = Sources(site, summarise(site), content)
+    env = environment(site_root)
+    nav_pages = sorted(content.pages)
+    jobs = plan_jobs(src, Keys(src, env, nav_pages))
+    kept: dict[str, JobRecord] = {}
+    to_make: list[Job] = []
+    for job in jobs:
+        record = reuse.kept(job) if reuse is not None else None
+        if record is not None:
+            kept[job.name] = record
+        else:
+            to_make.append(job)
+    cache = ChartCache.for_site(site_root) if use_cache else ChartCache(None)
+    shared = {"site": site.config, "nav_pages": nav_pages}
+    maker = Maker(src, env, shared, site_root, cache)
+    workers = workers_for(len(to_make)) if parallel else 1
+    made = make_all(maker, to_make, progress, workers)
+    problems.extend(made.copy_problems)
+    if problems.has_errors or (strict and problems):
+        raise SiteError(problems.sorted())
+    if made.failed:
+        raise SiteError(made.failed.sorted())
+    cache.keep(made.charts)
+    for record in kept.values():
+        cache.keep(record.charts)
+    cache.prune()  # entries no page of this build uses would only pile up
+
+    files: dict[str, bytes | Kept] = dict(made.files)
+    records = dict(made.records)
+    for name, record in kept.items():
+        files.update((rel, KEPT) for rel in record.outputs)
+        records[name] = record
+    sitemap = [row for job in jobs for row in records[job.name].sitemap]
+    files["sitemap.xml"] = sitemap_xml(site.config.base_url, sitemap).encode()
+    files["robots.txt"] = robots_txt(site.config.base_url).encode()
+    files.update(asset_files(site_root))
+    return Rendered(files, problems, records, tuple(job.name for job in to_make))
+
+
+def render_site(
+    site_root: Path,
+    strict: bool = False,
+    use_cache: bool = True,
+    progress: Progress | None = None,
+) -> tuple[dict[str, bytes], Problems]:
+    """Every output of the site, made now, as output path -> bytes. Raises SiteError on errors.
+
+    With `use_cache` off the cache beside the site is neither read nor written (sitegen check).
+    """
+    rendered = render_outputs(site_root, strict, use_cache, progress)
+    files = {rel: data for rel, data in rendered.files.items() if isinstance(data, bytes)}
+    return files, rendered.problems

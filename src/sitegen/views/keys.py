@@ -1,0 +1,88 @@
+"""Page keys: the digest of everything that goes into an output, computed before building it.
+
+A job's key covers what its view builder reads: the run files of the pairs it shows (by the
+digest of the very bytes that were parsed), the editors' copy it quotes, the templates it
+renders with (the template and every template it extends, includes or imports), and what every
+page shares: sitegen.yaml and the catalogs, the navigation, and the code itself. Equal keys
+mean equal outputs, so a build can keep the last output of a job whose key did not change.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+from typing import Any
+
+import jinja2
+import jinja2.meta
+
+from ..codeversion import code_version
+from ..content import Copy
+from ..layout import SiteLayout
+from ..records import Run
+from .sources import Sources
+
+
+def _h(*parts: Any) -> str:
+    text = json.dumps(parts, default=str, sort_keys=True, ensure_ascii=False)
+    return hashlib.blake2b(text.encode(), digest_size=20).hexdigest()
+
+
+class Keys:
+    """Key makers for one plan's jobs."""
+
+    def __init__(self, src: Sources, env: jinja2.Environment, nav_pages: list[str]) -> None:
+        self.src = src
+        self.env = env
+        runs = SiteLayout.RUNS_PREFIX
+        catalogs = sorted((r, d) for r, d in src.site.digests.items() if not r.startswith(runs))
+        self.shared = _h(code_version(), catalogs, nav_pages)
+        self._templates: dict[str, str] = {}
+        self._pairs: dict[tuple[str, str], str] = {}
+
+    def of(self, kind: str, template: str | None, *parts: Any) -> str:
+        """The key of a job of `kind` rendered with `template`, reading `parts`."""
+        return _h(kind, self.shared, self.template(template) if template else None, parts)
+
+    def template(self, name: str) -> str:
+        """The digest of a template and of every template it uses, however deep."""
+        if name not in self._templates:
+            seen: dict[str, str] = {}
+            todo = [name]
+            while todo:
+                current = todo.pop()
+                if current in seen:
+                    continue
+                try:
+                    source, _, _ = self.env.loader.get_source(self.env, current)
+                    refs = list(jinja2.meta.find_referenced_templates(self.env.parse(source)))
+                except (jinja2.TemplateError, UnicodeDecodeError) as exc:
+                    seen[current] = repr(exc)  # rendering reports it, with its line
+                    continue
+                seen[current] = source
+                if None in refs:  # a name computed at render time: it may be any template
+                    refs = self.env.list_templates()
+                todo.extend(refs)
+            self._templates[name] = _h(sorted(seen.items()))
+        return self._templates[name]
+
+    def run(self, run: Run) -> str:
+        return _h(run.id, run.path, self.src.site.digests.get(run.path))
+
+    def pair(self, model: str, gpu: str) -> str:
+        """Every run file of a model x GPU: its summaries are a function of these alone."""
+        if (model, gpu) not in self._pairs:
+            runs = self.src.runs_of.get((model, gpu), [])
+            self._pairs[(model, gpu)] = _h(sorted(self.run(r) for r in runs))
+        return self._pairs[(model, gpu)]
+
+    @staticmethod
+    def copy(copy: Copy | None) -> str | None:
+        if copy is None:
+            return None
+        return _h(copy.rel, copy.meta, copy.body, copy.body_line)
+
+    @functools.cached_property
+    def faq(self) -> str:
+        return _h([self.copy(c) for c in self.src.content.faq])
