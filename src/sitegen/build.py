@@ -56,16 +56,17 @@ def build(
     refused = unsafe_out(site_root, out)
     if refused:
         raise SiteError([Problem("--out", None, "", refused)], "nothing written")
-    from .outputs import Reuse, render_outputs
-
     progress = progress or Progress()
     previous = Manifest.read(site_root, out) if use_cache else None
-    reuse = None
+    last = JobCache.read(site_root, out) if previous is not None else None
     inputs = site_inputs(site_root, f"strict={strict}") if use_cache else None
-    if previous is not None:
-        last = JobCache.read(site_root, out)
-        if inputs is not None and last.inputs == inputs and _all_intact(previous):
-            return _nothing_to_do(out, previous, last)
+    unchanged = last is not None and inputs is not None and last.inputs == inputs
+    if unchanged and _all_intact(previous):
+        return _nothing_to_do(out, previous, last)
+    from .outputs import Reuse, render_outputs  # numpy, pandas, templates: only for work
+
+    reuse = None
+    if last is not None:
         reuse = Reuse(last.records, lambda rel: previous.intact(rel) is not None)
     rendered = render_outputs(site_root, strict, use_cache, progress, reuse, parallel=True)
     progress.phase("write")
