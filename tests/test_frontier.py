@@ -14,7 +14,6 @@ from sitegen.frontier import (
     best_at,
     build_curves,
     cost_per_million_tokens,
-    energy,
     ladder,
     monotone_tangents,
     pareto_frontier,
@@ -99,12 +98,6 @@ def test_cost_per_million_tokens_by_hand():
     # $1.50/h at 12,926 tok/s: 46,533,600 tokens an hour -> $0.0322348 per million
     assert cost_per_million_tokens(1.50, 12926) == pytest.approx(1.5 / 46_533_600 * 1e6)
     assert cost_per_million_tokens(1.50, 12926) == pytest.approx(0.0322348, rel=1e-5)
-
-
-def test_energy_by_hand():
-    result = energy(10_000, 2.0)  # 2 kW per GPU
-    assert result["tokens_per_s_per_mw"] == pytest.approx(5_000_000)
-    assert result["joules_per_token"] == pytest.approx(0.2)
 
 
 def test_seed_page_ladder():

@@ -8,6 +8,7 @@ import io
 import json
 from typing import Any
 
+from .energy import Energy
 from .envelope import Envelope
 from .records import Latency, MatrixRun, Run, Site, SweepConfig, SweepRun
 from .standings import Field, Pairing
@@ -27,17 +28,26 @@ def to_json(data: Any) -> str:
 # -- models/<model>/<gpu>/data.json and data/leaderboard.* -----------------------------------
 
 
+ENERGY_FIELDS = tuple(f.name for f in dataclasses.fields(Energy))
+
+
+def energy_json(energy: Energy | None) -> dict | None:
+    if energy is None:
+        return None
+    return {name: getattr(energy, name) for name in ENERGY_FIELDS}
+
+
 def rung_json(row: LadderRow) -> dict:
-    out = {
+    return {
         "target": row.target,
         "throughput_per_gpu": row.throughput_per_gpu,
         "engine": row.engine,
         "precision": row.precision,
         "cost_per_million_tokens": row.cost_per_million_tokens,
+        "cost_per_million_input_tokens": row.cost_per_million_input_tokens,
+        "cost_per_million_output_tokens": row.cost_per_million_output_tokens,
+        "energy": energy_json(row.energy),
     }
-    if row.energy is not None:
-        out["energy"] = row.energy
-    return out
 
 
 def _headline_json(summary: WorkloadSummary, tier: str) -> dict:
@@ -175,6 +185,9 @@ def leaderboard_rows(site: Site, pairs: dict[tuple[str, str], list[WorkloadSumma
                     "configs": s.configs,
                     "last_date": s.last_date.isoformat(),
                     "url": pair_route(model, gpu),
+                    "cost_per_million_input_tokens": s.headline.cost_per_million_input_tokens,
+                    "cost_per_million_output_tokens": s.headline.cost_per_million_output_tokens,
+                    "energy": energy_json(s.headline.energy),
                 }
             )
     rows.sort(
@@ -201,8 +214,14 @@ def csv_text(value: str) -> str:
     return "'" + value if value.startswith(FORMULA_START) else value
 
 
+def _number(value: float | None) -> str:
+    return "" if value is None else repr(value)
+
+
 def leaderboard_csv(site: Site, rows: list[dict]) -> str:
+    """The leaderboard at the headline point; columns added later come after `url`."""
     tiers = [t.slug for t in site.pricing.tiers]
+    costs = ("cost_per_million_input_tokens", "cost_per_million_output_tokens")
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(
@@ -218,23 +237,30 @@ def leaderboard_csv(site: Site, rows: list[dict]) -> str:
             "configs",
             "last_date",
             "url",
+            *[f"{cost}_{t}" for cost in costs for t in tiers],
+            *ENERGY_FIELDS,
         ]
     )
     for r in rows:
         cost = r["cost_per_million_tokens"] or {}
+        split = [r[name] or {} for name in costs]
+        used = r["energy"] or {}
         writer.writerow(
             [
                 csv_text(r["model"]),
                 csv_text(r["gpu"]),
                 csv_text(r["workload"]),
                 repr(r["interactivity"]),
-                "" if r["throughput_per_gpu"] is None else repr(r["throughput_per_gpu"]),
-                *["" if cost.get(t) is None else repr(cost[t]) for t in tiers],
+                _number(r["throughput_per_gpu"]),
+                *[_number(cost.get(t)) for t in tiers],
                 csv_text(r["engine"] or ""),
                 csv_text(r["precision"] or ""),
                 r["configs"],
                 csv_text(r["last_date"]),
                 csv_text(r["url"]),
+                *[_number(part.get(t)) for part in split for t in tiers],
+                used.get("power", ""),  # the first field, the power's source, is a word
+                *[_number(used.get(name)) for name in ENERGY_FIELDS[1:]],
             ]
         )
     return out.getvalue()

@@ -90,6 +90,29 @@ def context_tokens(count: int) -> str:
     return f"{count / 1024:.1f}K"
 
 
+def significant(value: float) -> str:
+    """Three significant figures, never an exponent: 0.131, 2.07, 12.4, 1,240."""
+    if value == 0:
+        return "0"
+    decimals = max(0, 2 - math.floor(math.log10(abs(value))))
+    return f"{value:,.{decimals}f}"
+
+
+def joules(value: float | None) -> str:
+    """Energy per token: 0.131 J, 2.07 J."""
+    return DASH if _missing(value) else f"{significant(value)} J"
+
+
+def millions(value: float | None) -> str:
+    """A large count in millions: 27,400,000 -> 27.4M."""
+    return DASH if _missing(value) else f"{significant(value / 1e6)}M"
+
+
+def power_source(source: str | None) -> str:
+    """Where a power figure comes from: measured with the config, or the GPU's all-in figure."""
+    return {"measured": "measured", "all_in": "all-in"}.get(source or "", DASH)
+
+
 def percent(value: float | None) -> str:
     if _missing(value):
         return DASH
@@ -145,6 +168,9 @@ FILTERS = {
     "dollars": dollars,
     "latency": latency,
     "seconds": seconds,
+    "joules": joules,
+    "millions": millions,
+    "power_source": power_source,
     "context_tokens": context_tokens,
     "percent": percent,
     "ratio": ratio,

@@ -144,16 +144,22 @@ def build_curves(points: Mapping[tuple[str, str], Iterable[Point]]) -> list[Curv
     ]
 
 
-def best_at(curves: Sequence[Curve], target: float, method: str = "interpolate") -> Rung:
-    """The curve with the highest value at `target`; ties go to the first curve in order."""
+def best_of(target: float, values: Iterable[tuple[str, str, float | None]]) -> Rung:
+    """The highest of the curves' values at `target`, each given as (engine, precision, value);
+    ties go to the first."""
     best = Rung(target, None, None, None)
-    for curve in curves:
-        value = value_at(curve.frontier, target, method)
+    for engine, precision, value in values:
         if value is not None and (
             best.throughput_per_gpu is None or value > best.throughput_per_gpu
         ):
-            best = Rung(target, value, curve.engine, curve.precision)
+            best = Rung(target, value, engine, precision)
     return best
+
+
+def best_at(curves: Sequence[Curve], target: float, method: str = "interpolate") -> Rung:
+    """The curve with the highest value at `target`; ties go to the first curve in order."""
+    values = ((c.engine, c.precision, value_at(c.frontier, target, method)) for c in curves)
+    return best_of(target, values)
 
 
 def ladder(
@@ -166,11 +172,3 @@ def cost_per_million_tokens(price_per_gpu_hour: float, throughput_per_gpu: float
     """US$ per million tokens when a GPU costing `price_per_gpu_hour` serves that throughput."""
     tokens_per_hour = throughput_per_gpu * SECONDS_PER_HOUR
     return price_per_gpu_hour / tokens_per_hour * TOKENS_PER_MILLION
-
-
-def energy(throughput_per_gpu: float, power_kw: float) -> dict[str, float]:
-    """Tokens/s per megawatt and joules per token at a GPU's all-in power draw."""
-    return {
-        "tokens_per_s_per_mw": throughput_per_gpu / (power_kw / 1000.0),
-        "joules_per_token": power_kw * 1000.0 / throughput_per_gpu,
-    }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -10,7 +11,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from . import frontier
+from . import energy, frontier
+from .energy import Energy, Power
 from .records import Site
 from .records.columnar import run_rows
 
@@ -26,7 +28,11 @@ class LadderRow:
     precision: str | None
     # tier -> $ per million tokens; None when the GPU has no price or the rung no value
     cost_per_million_tokens: dict[str, float] | None
-    energy: dict[str, float] | None = None
+    energy: Energy | None = None  # None where no power is known or the rung has no value
+    # tier -> $ per million input (output) tokens, the whole GPU-hour charged to them; None
+    # also where the workload's input or output length is unknown (docs/pages.md, "Costs")
+    cost_per_million_input_tokens: dict[str, float] | None = None
+    cost_per_million_output_tokens: dict[str, float] | None = None
 
 
 @dataclass(frozen=True)
@@ -34,6 +40,15 @@ class HistoryPoint:
     date: dt.date
     throughput_per_gpu: float | None  # at the headline target; None if unreachable that day
     run_ids: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class CurveRung:
+    """One curve's own value at a target of the ladder, and the power behind it."""
+
+    target: float
+    throughput_per_gpu: float | None
+    power: Power | None  # None where unreached or no power is known
 
 
 @dataclass(frozen=True)
@@ -45,6 +60,8 @@ class CurveSummary:
     point_rows: tuple[int, ...] = ()  # each point's row in the site's config table
     point_dates: tuple[str, ...] = ()  # each point's run date, ISO
     history: tuple[HistoryPoint, ...] = ()
+    frontier_power_w: tuple[float | None, ...] = ()  # measured power of each frontier point
+    rungs: tuple[CurveRung, ...] = ()  # at each of rung_targets(site)
 
 
 @dataclass(frozen=True)
@@ -71,7 +88,16 @@ class WorkloadSummary:
     older_runs: tuple[str, ...] = field(default=())
 
 
-FRAME_COLUMNS = ("throughput_per_gpu", "concurrency", "gpus", "tp", "ep", "ttft_ms", "tpot_ms")
+FRAME_COLUMNS = (
+    "throughput_per_gpu",
+    "concurrency",
+    "gpus",
+    "tp",
+    "ep",
+    "ttft_ms",
+    "tpot_ms",
+    "power_w",
+)
 
 
 def config_frame(site: Site) -> pd.DataFrame:
@@ -170,30 +196,83 @@ def _by(rows: list[Row], *keys: str) -> dict[tuple, list[Row]]:
     return dict(sorted(groups.items()))
 
 
-def _cost(site: Site, gpu: str, throughput: float | None) -> dict[str, float] | None:
-    prices = site.pricing.for_gpu(gpu)
-    if throughput is None or not prices:
-        return None
-    return {
-        tier.slug: frontier.cost_per_million_tokens(prices[tier.slug], throughput)
-        for tier in site.pricing.tiers
-        if tier.slug in prices
-    }
+class _Rungs:
+    """Turns a curve's value at a target into what a ladder row says: the cost at every tier,
+    split into input and output where the workload's lengths are known, and the energy."""
+
+    def __init__(self, site: Site, gpu: str, workload: str) -> None:
+        prices = site.pricing.for_gpu(gpu)
+        self.prices = [(t.slug, prices[t.slug]) for t in site.pricing.tiers if t.slug in prices]
+        self.all_in = energy.all_in(site.gpus[gpu].all_in_power_kw)
+        self.method = site.config.frontier_method
+        lengths = site.workloads[workload]
+        isl, osl = lengths.isl, lengths.osl
+        # the shares of input and of output tokens in the total that throughput counts
+        self.shares = (isl / (isl + osl), osl / (isl + osl)) if isl and osl else None
+
+    def cost(self, throughput: float | None, share: float = 1.0) -> dict[str, float] | None:
+        if throughput is None or not self.prices:
+            return None
+        return {
+            tier: frontier.cost_per_million_tokens(price, throughput * share)
+            for tier, price in self.prices
+        }
+
+    def power(self, curve: CurveSummary, target: float) -> Power | None:
+        """The configs' measured power where the points read have it, else the all-in figure."""
+        if any(w is not None for w in curve.frontier_power_w):
+            measured = energy.power_at(curve.frontier, curve.frontier_power_w, target, self.method)
+            if measured is not None:
+                return energy.measured(measured)
+        return self.all_in
+
+    def curve_rungs(self, curve: CurveSummary, targets: list[float]) -> tuple[CurveRung, ...]:
+        rungs = []
+        for target in targets:
+            value = frontier.value_at(curve.frontier, target, self.method)
+            power = self.power(curve, target) if value is not None else None
+            rungs.append(CurveRung(target, value, power))
+        return tuple(rungs)
+
+    def row(self, rung: frontier.Rung, power: Power | None) -> LadderRow:
+        """The ladder row of `rung`, with the power of the curve it is read from."""
+        throughput = rung.throughput_per_gpu
+        split = self.shares if throughput is not None else None
+        return LadderRow(
+            rung.target,
+            throughput,
+            rung.engine,
+            rung.precision,
+            self.cost(throughput),
+            energy.energy(throughput, power) if power and throughput else None,
+            self.cost(throughput, split[0]) if split else None,
+            self.cost(throughput, split[1]) if split else None,
+        )
 
 
-def _ladder_row(site: Site, gpu: str, rung: frontier.Rung) -> LadderRow:
-    power_kw = site.gpus[gpu].all_in_power_kw
-    energy = None
-    if power_kw and rung.throughput_per_gpu:
-        energy = frontier.energy(rung.throughput_per_gpu, power_kw)
-    return LadderRow(
-        rung.target,
-        rung.throughput_per_gpu,
-        rung.engine,
-        rung.precision,
-        _cost(site, gpu, rung.throughput_per_gpu),
-        energy,
-    )
+def _best_row(make: _Rungs, curves: dict, targets: list[float], target: float) -> LadderRow:
+    """The ladder row at `target` from the curves' own rungs, as frontier.best_at picks it."""
+    i = targets.index(target)
+    values = ((c.engine, c.precision, c.rungs[i].throughput_per_gpu) for c in curves.values())
+    best = frontier.best_of(target, values)
+    curve = curves.get((best.engine, best.precision))
+    return make.row(best, curve.rungs[i].power if curve else None)
+
+
+def rung_targets(site: Site) -> list[float]:
+    """The ladder's targets and the headline's, sorted: where each curve is read on its own."""
+    config = site.config
+    return sorted({*config.targets, config.headline_interactivity})
+
+
+def _frontier_power(front: tuple[frontier.Point, ...], rows: list[Row]) -> tuple:
+    """The measured power per GPU of each frontier point (the first config at that point)."""
+    power: dict[tuple[float, float], float] = {}
+    for r in rows:
+        watts = r["power_w"]
+        if watts is not None and watts == watts:  # NaN: not measured
+            power.setdefault((r["interactivity"], r["throughput_per_gpu"]), float(watts))
+    return tuple(power.get((p.interactivity, p.throughput_per_gpu)) for p in front)
 
 
 def _histories(rows: list[Row], target: float, method: str) -> dict[tuple, tuple]:
@@ -226,21 +305,26 @@ def summarise_workload(site: Site, rows: list[Row], quote: _Quoting) -> Workload
         return None
     histories = _histories(rows, config.headline_interactivity, method)
     by_curve = _by(ok, *CURVE)
-    curves = [
-        CurveSummary(
+    make = _Rungs(site, gpu, workload)
+    targets = rung_targets(site)
+    curves = {}
+    for (engine, precision), curve_rows in by_curve.items():
+        front = frontier.pareto_frontier(_points(curve_rows))
+        curve = CurveSummary(
             engine,
             precision,
-            frontier.pareto_frontier(_points(curve_rows)),
+            front,
             tuple(_point_record(r) for r in curve_rows),
             history=histories[(engine, precision)],
             point_rows=tuple(int(r["row"]) for r in curve_rows),
             point_dates=tuple(r["date"].isoformat() for r in curve_rows),
+            frontier_power_w=_frontier_power(front, curve_rows),
         )
-        for (engine, precision), curve_rows in by_curve.items()
-    ]
-    shapes = [frontier.Curve(c.engine, c.precision, c.frontier) for c in curves]
-    ladder = [_ladder_row(site, gpu, r) for r in frontier.ladder(shapes, config.targets, method)]
-    head = _ladder_row(site, gpu, frontier.best_at(shapes, config.headline_interactivity, method))
+        curves[engine, precision] = dataclasses.replace(
+            curve, rungs=make.curve_rungs(curve, targets)
+        )
+    ladder = [_best_row(make, curves, targets, t) for t in sorted(config.targets)]
+    head = _best_row(make, curves, targets, config.headline_interactivity)
     headline_config = None
     if head.engine is not None:
         on_curve = by_curve[(head.engine, head.precision)]
@@ -258,7 +342,7 @@ def summarise_workload(site: Site, rows: list[Row], quote: _Quoting) -> Workload
         last_date=max(dates),
         peak_throughput_per_gpu=float(max(r["throughput_per_gpu"] for r in ok)),
         ladder=tuple(ladder),
-        curves=tuple(curves),
+        curves=tuple(curves.values()),
         headline=head,
         headline_config=headline_config,
         fastest_ttft=quote.config(min(ok, key=lambda r: (r["ttft_ms"], r["run"], r["index"]))),

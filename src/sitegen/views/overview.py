@@ -1,24 +1,77 @@
-"""The overview leaderboard and its downloads (leaderboard.json, leaderboard.csv)."""
+"""The overview leaderboard and its downloads (leaderboard.json, leaderboard.csv).
+
+Boards are per workload and, within it, per model: a model's GPUs are ranked against each
+other, never one model against another. The page is complete at the headline point;
+assets/overview.js switches it to any rung, tier, filter or sort from the numbers this module
+embeds in the page.
+"""
 
 from __future__ import annotations
 
+import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
-from .. import display
-from ..datafiles import leaderboard_csv, leaderboard_rows, to_json
+from markupsafe import Markup
+
+from .. import display, energy
+from ..datafiles import leaderboard_csv, leaderboard_rows, pair_route, to_json
+from ..records import Gpu, Model, Site, Workload
+from ..tables import LadderRow, WorkloadSummary, rung_targets
 from .page import DataFile, Page, Quote, View
 from .sources import Sources
 
 
 @dataclass(frozen=True)
+class BoardRow:
+    """One GPU of a board, as the page shows it at the headline point."""
+
+    index: int  # its place in the page's data block
+    gpu: Gpu
+    url: str
+    rank: int | None  # None where no config reaches the headline target
+    headline: LadderRow
+    configs: int
+    last_date: str
+
+
+@dataclass(frozen=True)
+class Board:
+    """One model's GPUs on one workload, best first at the headline point."""
+
+    model: Model
+    rows: tuple[BoardRow, ...]
+
+
+@dataclass(frozen=True)
+class WorkloadBoards:
+    workload: Workload
+    boards: tuple[Board, ...]
+
+
+@dataclass(frozen=True)
+class Choice:
+    """An option of one of the overview's controls."""
+
+    value: str
+    label: str
+
+
+@dataclass(frozen=True)
 class OverviewView(View):
-    boards: list[dict]  # per workload, the default first: {"workload", "rows"}
+    sections: list[WorkloadBoards]  # per workload, the default first
     only_matrix: list[tuple[str, str]]  # pairs measured by matrices only
     models: list[Any]
     gpus: list[Any]
     quote: Quote
     description: str
+    targets: list[Choice]  # every rung the page can switch to; the headline selected
+    target_label: str  # the headline target as the page says it
+    vendors: list[Choice]
+    engines: list[Choice]
+    precisions: list[Choice]
+    data: Markup  # the numbers assets/overview.js reads, as JSON safe inside <script>
 
 
 def overview_outputs(src: Sources) -> tuple[Page, list[DataFile]]:
@@ -27,47 +80,153 @@ def overview_outputs(src: Sources) -> tuple[Page, list[DataFile]]:
         DataFile("data/leaderboard.json", to_json(rows)),
         DataFile("data/leaderboard.csv", leaderboard_csv(src.site, rows)),
     ]
-    return overview_page(src, rows), files
+    return overview_page(src), files
 
 
-def overview_page(src: Sources, rows: list[dict]) -> Page:
-    """The overview: one board per workload (the default first), each ranked on its own.
+def json_script(data: Any) -> Markup:
+    """JSON for a <script type="application/json">: `<`, `>` and `&` escaped as Django's
+    json_script does, so no text in the data can close the element or start markup."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    return Markup(text)
 
-    Throughput on one workload says nothing about another, so rows of different
-    workloads are never ranked against each other.
-    """
+
+def vendor_value(vendor: str | None) -> str:
+    """NVIDIA -> nvidia: a vendor as the controls and the URL name it."""
+    return re.sub(r"[^a-z0-9]+", "-", (vendor or "").lower()).strip("-")
+
+
+def _ranked(summaries: list[WorkloadSummary]) -> list[WorkloadSummary]:
+    """Best first by tokens/s per GPU at the headline; unreached last; ties by GPU."""
+    return sorted(
+        summaries,
+        key=lambda s: (
+            s.headline.throughput_per_gpu is None,
+            -(s.headline.throughput_per_gpu or 0),
+            s.gpu,
+        ),
+    )
+
+
+def _data_row(site: Site, s: WorkloadSummary) -> dict:
+    """A board row as overview.js reads it: each curve's value and measured power at every
+    rung; where a rung has no measured power the GPU's all-in power applies (tables._Rungs)."""
+    gpu = site.gpus[s.gpu]
+    all_in = energy.all_in(gpu.all_in_power_kw)
+    return {
+        "gpu": s.gpu,
+        "name": gpu.name,
+        "vendor": vendor_value(gpu.vendor),
+        "prices": site.pricing.for_gpu(s.gpu),
+        "all_in_power_w": all_in.per_gpu_w if all_in else None,
+        "configs": s.configs,
+        "last_date": s.last_date.isoformat(),
+        "curves": [
+            {
+                "engine": c.engine,
+                "precision": c.precision,
+                "throughput_per_gpu": [r.throughput_per_gpu for r in c.rungs],
+                "measured_power_w": [
+                    r.power.per_gpu_w if r.power and r.power.source == energy.MEASURED else None
+                    for r in c.rungs
+                ],
+            }
+            for c in s.curves
+        ],
+    }
+
+
+def _sections(src: Sources) -> tuple[list[WorkloadBoards], list[dict]]:
+    """The boards, the default workload first and models by name, and the data block's rows."""
     site = src.site
     default = site.config.default_workload
-    boards = []
-    for workload in sorted({r["workload"] for r in rows}, key=lambda w: (w != default, w)):
-        board = [
-            dict(r, model_obj=site.models[r["model"]], gpu_obj=site.gpus[r["gpu"]])
-            for r in rows
-            if r["workload"] == workload
-        ]
-        boards.append({"workload": site.workloads[workload], "rows": board})
+    by_workload: dict[str, dict[str, list[WorkloadSummary]]] = {}
+    for (model, _gpu), summaries in src.pairs.items():
+        for s in summaries:
+            by_workload.setdefault(s.workload, {}).setdefault(model, []).append(s)
+    sections, data = [], []
+    for workload in sorted(by_workload, key=lambda w: (w != default, w)):
+        models = by_workload[workload]
+        boards = []
+        for model in sorted(models, key=lambda m: (site.models[m].name, m)):
+            rows = []
+            for rank, s in enumerate(_ranked(models[model]), start=1):
+                reached = s.headline.throughput_per_gpu is not None
+                rows.append(
+                    BoardRow(
+                        index=len(data),
+                        gpu=site.gpus[s.gpu],
+                        url=pair_route(model, s.gpu),
+                        rank=rank if reached else None,
+                        headline=s.headline,
+                        configs=s.configs,
+                        last_date=s.last_date.isoformat(),
+                    )
+                )
+                data.append(_data_row(site, s))
+            boards.append(Board(site.models[model], tuple(rows)))
+        sections.append(WorkloadBoards(site.workloads[workload], tuple(boards)))
+    return sections, data
+
+
+def _choices(values: set[str], label: Any) -> list[Choice]:
+    return [Choice(v, label(v)) for v in sorted(values, key=lambda v: (label(v).lower(), v))]
+
+
+def _leaders(sections: list[WorkloadBoards]) -> list[str]:
+    """Each board's best GPU at the headline, for the page's description."""
+    out = []
+    for section in sections:
+        for board in section.boards:
+            best = board.rows[0]
+            if best.rank is not None:
+                out.append(
+                    f"{board.model.name} on {best.gpu.name} at "
+                    f"{display.tokens(best.headline.throughput_per_gpu)} tokens/s per GPU "
+                    f"({section.workload.name})"
+                )
+    return out
+
+
+def overview_page(src: Sources) -> Page:
+    site = src.site
+    config = site.config
+    sections, data = _sections(src)
     models = sorted(src.models, key=lambda m: site.models[m].name)
     gpus = sorted(src.gpus, key=lambda g: site.gpus[g].name)
-    leaders = [
-        f"{b['rows'][0]['model_obj'].name} on {b['rows'][0]['gpu_obj'].name} at "
-        f"{display.tokens(b['rows'][0]['throughput_per_gpu'])} tokens/s per GPU "
-        f"({b['workload'].name})"
-        for b in boards
-        if b["rows"][0]["throughput_per_gpu"] is not None
-    ]
-    description = site.config.description or (
-        f"Tokens/s per GPU and $ per million tokens at "
-        f"{display.rate(site.config.headline_interactivity)} tokens/s per user: "
+    targets = rung_targets(site)
+    curves = [c for summaries in src.pairs.values() for s in summaries for c in s.curves]
+    vendors = {vendor_value(v): v for _, g in src.pairs if (v := site.gpus[g].vendor)}
+    leaders = _leaders(sections)
+    description = config.description or (
+        f"Tokens/s per GPU, $ per million tokens and joules per token at "
+        f"{display.rate(config.headline_interactivity)} tokens/s per user: "
         f"{display.plural(len(models), 'model')} on {display.plural(len(gpus), 'GPU type')}, "
-        "measured by concurrency sweeps and ranked per workload."
+        "measured by concurrency sweeps; each model's GPUs ranked per workload."
         + (f" Best: {display.human_list(leaders)}." if leaders else "")
     )
+    engines = _choices({c.engine for c in curves}, display.engine_name)
+    precisions = _choices({c.precision for c in curves}, display.precision_name)
+    block = {
+        "targets": targets,
+        "headline": {"target": config.headline_interactivity, "tier": src.tier},
+        "tiers": {t.slug: t.label for t in site.pricing.tiers},
+        "engines": {c.value: c.label for c in engines},
+        "precisions": {c.value: c.label for c in precisions},
+        "rows": data,
+    }
     view = OverviewView(
-        boards=boards,
+        sections=sections,
         only_matrix=[k for k in src.pair_keys if k not in src.pairs],
         models=[site.models[m] for m in models],
         gpus=[site.gpus[g] for g in gpus],
         quote=src.quote,
         description=description,
+        targets=[Choice(display.rate(t), f"{display.rate(t)} tok/s per user") for t in targets],
+        target_label=f"{display.rate(config.headline_interactivity)} tok/s per user",
+        vendors=[Choice(value, vendors[value]) for value in sorted(vendors)],
+        engines=engines,
+        precisions=precisions,
+        data=json_script(block),
     )
-    return Page("", "index.html", site.config.title, view)
+    return Page("", "index.html", config.title, view)
