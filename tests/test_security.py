@@ -187,7 +187,10 @@ def test_json_ld_holds_no_markup_whatever_the_names_and_answers(make_site, tmp_p
     assert last["acceptedAnswer"]["text"].startswith("Run <!--<script>alert(1)</script> and")
     assert data["mainEntity"][0]["name"] == f"How fast is Model {hostile}</script><b> on GPU One?"
     # the page's only script elements are the theme's, and the page text is all there
-    assert html.count("<script") == 1 and "<!--<script>" not in html
+    scripts = re.findall(r"<script[^>]*>", html)
+    theme = [t for t in scripts if "ld+json" not in t]
+    assert all(re.fullmatch(r'<script src="[./]*assets/[a-z]+\.js" defer>', t) for t in theme)
+    assert len(scripts) == len(theme) + 1 and "<!--<script>" not in html
     assert html.rstrip().endswith("</html>")
 
 

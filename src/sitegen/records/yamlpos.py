@@ -5,9 +5,20 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Callable
 from typing import Any
 
 import yaml
+from yaml.events import (
+    DocumentEndEvent,
+    MappingEndEvent,
+    MappingStartEvent,
+    ScalarEvent,
+    SequenceEndEvent,
+    SequenceStartEvent,
+    StreamEndEvent,
+)
+from yaml.nodes import ScalarNode
 
 Path_ = tuple[str | int, ...]
 
@@ -79,6 +90,155 @@ _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _constru
 _Loader.add_constructor("tag:yaml.org,2002:int", _construct_int)
 _Loader.add_constructor("tag:yaml.org,2002:timestamp", _construct_timestamp)
 _Loader.add_implicit_resolver("tag:yaml.org,2002:float", _FLOAT_1_2, list("-+0123456789"))
+
+
+# -- the fast reader ------------------------------------------------------------------------
+#
+# yaml.load spends most of its time in Python: composing a node per value (with its marks and
+# a call of the resolver's regular expressions), then constructing the data from the nodes
+# through PyYAML's generic machinery. The fast reader takes the same libyaml events (so the same
+# syntax is accepted, and a broken file fails at the same place) and builds the data from them
+# directly. It knows only what run records use: mappings, sequences and untagged scalars. Plain
+# scalars are typed by _Loader's own resolver and constructors (an unsigned decimal number by a
+# test whose meaning is the same), so the data is exactly yaml.load's. Anything else - an
+# anchor, an alias, a tag, a merge key, a key written twice, a key that is not a scalar, deep
+# nesting, more than one document, any error at all - makes it give up, and the full loader
+# reads the text again and decides (and words the error).
+
+
+class _Unsure(Exception):
+    """The fast reader met something it leaves to the full loader."""
+
+
+_STR = "tag:yaml.org,2002:str"
+_NULL = "tag:yaml.org,2002:null"
+_BOOL = "tag:yaml.org,2002:bool"
+# scalars whose value the loader's own constructor gives (a number, a date); merge keys, `=` and
+# every other tag are left to the full loader
+_CONSTRUCTED = {"tag:yaml.org,2002:int", "tag:yaml.org,2002:float", "tag:yaml.org,2002:timestamp"}
+_DIGITS_MAX = 999  # int() refuses more than 4,300 digits; the loader makes those infinite
+_MAX_DEPTH = 32  # deeper than any record; the full loader finds out what is too deep
+# plain scalars that are not numbers (keys, slugs, true, null) repeat from file to file: the
+# value the resolver and constructor gave each (a str, None or a bool), by its text
+_words: dict[str, Any] = {}
+_MISS = object()
+
+
+def _decimal(text: str) -> int | float | None:
+    """12, 0, 41.25, 007.5 as yaml.load reads them; None for any other text.
+
+    Plain text of ASCII digits with no leading zero, or digits, a point and digits, is what
+    YAML 1.1's int pattern (before timestamp) or float pattern (before int) takes, and their
+    constructors give int(text) and float(text). A leading zero (017 is octal, 08 text), a sign,
+    an exponent, `_` or `:` are left to the resolver. _collection has this inline.
+    """
+    if text.isdigit():
+        if text.isascii() and (text[0] != "0" or text == "0") and len(text) <= _DIGITS_MAX:
+            return int(text)
+        return None
+    whole, point, fraction = text.partition(".")
+    if point and whole.isdigit() and fraction.isdigit() and text.isascii():
+        return float(text)
+    return None
+
+
+def _plain(loader: _Loader, text: str) -> Any:
+    """The value of an untagged plain scalar, as yaml.load gives it."""
+    number = _decimal(text)
+    if number is not None:
+        return number
+    tag = loader.resolve(ScalarNode, text, (True, False))
+    if tag == _STR:
+        value: Any = text
+    elif tag == _NULL:
+        value = None
+    elif tag == _BOOL:
+        value = loader.bool_values[text.lower()]
+    elif tag in _CONSTRUCTED:
+        return loader.yaml_constructors[tag](loader, ScalarNode(tag, text))
+    else:
+        raise _Unsure
+    if len(text) <= 64 and len(_words) < 20_000:
+        _words[text] = value
+    return value
+
+
+def _scalar(loader: _Loader, event: ScalarEvent) -> Any:
+    if event.tag is not None or event.anchor is not None:
+        raise _Unsure
+    if not event.implicit[0]:
+        return event.value  # quoted, or a block scalar: text
+    value = _words.get(event.value, _MISS)
+    return _plain(loader, event.value) if value is _MISS else value
+
+
+def _collection(loader: _Loader, get: Callable[[], Any], event: Any, depth: int) -> Any:
+    if depth > _MAX_DEPTH or event.tag is not None or event.anchor is not None:
+        raise _Unsure
+    if type(event) is MappingStartEvent:
+        # the loop that reads every field of every config: an untagged plain key or value is
+        # read here as _scalar would, a call spared for each
+        words, scalar, miss, longest = _words, ScalarEvent, _MISS, _DIGITS_MAX
+        mapping: dict = {}
+        while type(event := get()) is scalar:
+            if event.implicit[0] and event.tag is None and event.anchor is None:
+                key = words.get(event.value, miss)
+                if key is miss:
+                    key = _plain(loader, event.value)
+            else:
+                key = _scalar(loader, event)
+            if key in mapping:
+                raise _Unsure  # the full loader names the duplicate and its line
+            event = get()
+            if type(event) is not scalar:
+                mapping[key] = _collection(loader, get, event, depth + 1)
+            elif event.implicit[0] and event.tag is None and event.anchor is None:
+                text = event.value
+                if text.isdigit():  # _decimal(text), inline
+                    if text.isascii() and (text[0] != "0" or text == "0") and len(text) <= longest:
+                        mapping[key] = int(text)
+                        continue
+                else:
+                    whole, point, fraction = text.partition(".")
+                    if point and whole.isdigit() and fraction.isdigit() and text.isascii():
+                        mapping[key] = float(text)
+                        continue
+                value = words.get(text, miss)
+                mapping[key] = _plain(loader, text) if value is miss else value
+            else:
+                mapping[key] = _scalar(loader, event)
+        if type(event) is not MappingEndEvent:
+            raise _Unsure  # a key that is a mapping or a list, or an alias
+        return mapping
+    if type(event) is SequenceStartEvent:
+        sequence: list = []
+        while (kind := type(event := get())) is not SequenceEndEvent:
+            if kind is ScalarEvent:
+                sequence.append(_scalar(loader, event))
+            else:
+                sequence.append(_collection(loader, get, event, depth + 1))
+        return sequence
+    raise _Unsure  # an alias
+
+
+def _fast_load(text: str) -> Any:
+    """yaml.load(text, Loader=_Loader) for the texts it is sure of; _Unsure (or any error) else."""
+    loader = _Loader(text)
+    try:
+        get = loader.get_event
+        get()  # the stream's start
+        if type(get()) is StreamEndEvent:
+            return None  # no document: nothing but comments, or nothing at all
+        event = get()
+        if type(event) is ScalarEvent:
+            data = _scalar(loader, event)
+        else:
+            data = _collection(loader, get, event, 0)
+        if type(get()) is not DocumentEndEvent or type(get()) is not StreamEndEvent:
+            raise _Unsure  # a second document
+        return data
+    finally:
+        loader.dispose()
 
 
 class Document:
@@ -217,6 +377,15 @@ def parse(text: str, *, json_file: bool = False) -> Document:
     if json_file:
         return Document(_parse_json(text), text=text)
     try:
+        return Document(_fast_load(text), text=text)
+    except Exception:
+        pass  # whatever the fast reader is unsure of (or finds wrong), the full loader decides
+    return Document(_parse_full(text), text=text)
+
+
+def _parse_full(text: str) -> Any:
+    """The data of YAML text by yaml.load and _Loader; ParseError with the line on failure."""
+    try:
         data = yaml.load(text, Loader=_Loader)  # noqa: S506 - _Loader is a SafeLoader
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
@@ -230,8 +399,8 @@ def parse(text: str, *, json_file: bool = False) -> Document:
         raise ParseError("not valid YAML: nested too deeply", None) from None
     except yaml.YAMLError as exc:
         raise ParseError(f"not valid YAML: {exc}", None) from None
-    _check_aliases(text, data)
-    return Document(data, text=text)
+    _check_aliases(text, data)  # the fast reader leaves every file with an alias to this one
+    return data
 
 
 MAX_EXPANDED = 100_000  # values a YAML file's aliases may expand to
