@@ -41,9 +41,14 @@ def test_negative_numbers_are_written_as_numbers() -> None:
         "configs": 3,
         "last_date": "2026-10-01",
         "url": "models/m1/g1/",
+        "cost_per_million_input_tokens": {"owning": -0.5},
+        "cost_per_million_output_tokens": None,
+        "energy": {"power": "-measured", "joules_per_token": -0.75},
     }
     (read,) = csv.DictReader(io.StringIO(leaderboard_csv(site, [row])))
     assert read["interactivity"] == "-5.0"
     assert read["throughput_per_gpu"] == "-1200.5"
     assert read["cost_per_million_tokens_owning"] == "-0.25"
     assert read["engine"] == "'-vllm"
+    assert read["cost_per_million_input_tokens_owning"] == "-0.5"
+    assert read["power"] == "'-measured" and read["joules_per_token"] == "-0.75"

@@ -259,7 +259,7 @@ def leaderboard_csv(site: Site, rows: list[dict]) -> str:
                 csv_text(r["last_date"]),
                 csv_text(r["url"]),
                 *[_number(part.get(t)) for part in split for t in tiers],
-                used.get("power", ""),  # the first field, the power's source, is a word
+                csv_text(used.get("power") or ""),  # the first field, the power's source, a word
                 *[_number(used.get(name)) for name in ENERGY_FIELDS[1:]],
             ]
         )
