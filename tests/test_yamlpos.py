@@ -407,12 +407,6 @@ def test_every_yaml_file_we_have(path):
     assert quick[0] == "data", "plain records are read by the fast reader"
 
 
-def test_shared_examples_are_there_when_shared_is():
-    if not SHARED_EXAMPLES.is_dir():
-        pytest.skip(f"no {SHARED_EXAMPLES}")
-    assert yaml_files(SHARED_EXAMPLES)
-
-
 def test_generated_sweep_records():
     spec = importlib.util.spec_from_file_location("scale_records", REPO / "bench" / "scale.py")
     scale = importlib.util.module_from_spec(spec)
