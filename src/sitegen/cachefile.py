@@ -44,13 +44,32 @@ def write_signed(path: Path, kind: str, version: int, value: Any) -> None:
     header = _header(kind, version, body)
     if header is None:
         return  # no key to sign with: nothing is cached
+    write_atomic(path, header + "\n" + body)
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write a cache file whole or not at all; a cache that cannot be written only costs time."""
     with contextlib.suppress(OSError):
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=path.suffix)
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as out:
-                out.write(header + "\n" + body)
+                out.write(text)
             os.replace(tmp, path)
         except OSError:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
+
+
+def prune(folder: Path | None, suffix: str, used: set[str]) -> int:
+    """Remove the entries (`<name><suffix>`) of `folder` whose name is not in `used`; how many
+    were removed. One that cannot be removed stays: it only takes room."""
+    if folder is None or not folder.is_dir():
+        return 0
+    removed = 0
+    for path in folder.glob(f"*{suffix}"):
+        if path.stem not in used:
+            with contextlib.suppress(OSError):
+                path.unlink()
+                removed += 1
+    return removed

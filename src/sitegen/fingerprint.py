@@ -50,12 +50,11 @@ def site_inputs(site_root: Path, options: str) -> str | None:
     if refused:
         return None
     theme = theme_dir()
+    named = [(p.relative_to(site_root).as_posix(), p) for p in sources]
+    named += [("theme/" + p.relative_to(theme).as_posix(), p) for p in _files(theme)]
     try:
-        for path in sources:
-            h.update(path.relative_to(site_root).as_posix().encode() + b"\0")
-            h.update(hashlib.blake2b(path.read_bytes(), digest_size=20).digest())
-        for path in _files(theme):
-            h.update(b"theme/" + path.relative_to(theme).as_posix().encode() + b"\0")
+        for name, path in named:
+            h.update(name.encode() + b"\0")
             h.update(hashlib.blake2b(path.read_bytes(), digest_size=20).digest())
     except (OSError, ValueError):
         return None

@@ -33,14 +33,12 @@ class Made:
     records: dict[str, JobRecord] = field(default_factory=dict)
     copy_problems: Problems = field(default_factory=Problems)  # editors' copy that failed
     failed: Problems = field(default_factory=Problems)  # templates that failed
-    charts: set[str] = field(default_factory=set)  # chart cache keys in use
 
     def add(self, other: Made) -> None:
         self.files.update(other.files)
         self.records.update(other.records)
         self.copy_problems.extend(other.copy_problems)
         self.failed.extend(other.failed)
-        self.charts |= other.charts
 
 
 @dataclass
@@ -84,7 +82,6 @@ class Maker:
                 tuple((p.route, p.lastmod) for p in job_pages if p.in_sitemap),
                 tuple(c.key for p in job_pages for c in p.charts),
             )
-            made.charts.update(c.key for p in job_pages for c in p.charts)
         return made
 
 

@@ -91,22 +91,20 @@ def render_outputs(
     workers = workers_for(len(to_make)) if parallel else 1
     made = make_all(maker, to_make, progress, workers)
     problems.extend(made.copy_problems)
-    outputs = [rel for r in (*made.records.values(), *kept.values()) for rel in r.outputs]
+    records = {**made.records, **kept}  # every job's record, for the next build
+    outputs = [rel for record in records.values() for rel in record.outputs]
     problems.extend(check_outputs(site, content, outputs, site_root))
     if problems.has_errors or (strict and problems):
         raise SiteError(problems.sorted())
     if made.failed:
         raise SiteError(made.failed.sorted())
-    cache.keep(made.charts)
-    for record in kept.values():
+    for record in records.values():  # charts drawn by workers, and those of kept pages
         cache.keep(record.charts)
     cache.prune()  # entries no page of this build uses would only pile up
 
     files: dict[str, bytes | Kept] = dict(made.files)
-    records = dict(made.records)
-    for name, record in kept.items():
+    for record in kept.values():
         files.update((rel, KEPT) for rel in record.outputs)
-        records[name] = record
     sitemap = [row for job in jobs for row in records[job.name].sitemap]
     files["sitemap.xml"] = sitemap_xml(site.config.base_url, sitemap).encode()
     files["robots.txt"] = robots_txt(site.config.base_url).encode()

@@ -12,11 +12,10 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-import os
-import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
+from ..cachefile import prune, write_atomic
 from ..cachetrust import cache_folder, sign, verify
 
 HEADER = "<!-- sitegen-chart {key} {mac} -->\n"
@@ -77,14 +76,7 @@ class ChartCache:
         mac = sign(f"{key}\n{body}")
         if self.folder is None or mac is None:
             return
-        try:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=self.folder, prefix=".tmp-", suffix=".svg")
-            with os.fdopen(fd, "w", encoding="utf-8") as out:
-                out.write(HEADER.format(key=key, mac=mac) + body)
-            os.replace(tmp, self.folder / f"{key}.svg")
-        except OSError:
-            pass  # a cache that cannot be written only costs time
+        write_atomic(self.folder / f"{key}.svg", HEADER.format(key=key, mac=mac) + body)
 
     def get_or_draw(
         self, kind: str, data: object, draw: Callable[[object], str], key: str | None = None
@@ -107,14 +99,4 @@ class ChartCache:
 
     def prune(self) -> int:
         """Remove entries this build did not use; returns how many were removed."""
-        if self.folder is None or not self.folder.is_dir():
-            return 0
-        removed = 0
-        for path in self.folder.glob("*.svg"):
-            if path.stem not in self.used:
-                try:
-                    path.unlink()
-                    removed += 1
-                except OSError:
-                    pass
-        return removed
+        return prune(self.folder, ".svg", self.used)

@@ -16,7 +16,7 @@ import datetime as dt
 from pathlib import Path
 from typing import Any
 
-from ..cachefile import read_signed, write_signed
+from ..cachefile import prune, read_signed, write_signed
 
 KIND = "parsed"
 VERSION = 2
@@ -147,8 +147,4 @@ class ParseCache:
 
     def prune(self) -> None:
         """Forget the files no record of this build has."""
-        if self.folder is None or not self.folder.is_dir():
-            return
-        for path in self.folder.glob("*.json"):
-            if path.stem not in self.used:
-                path.unlink(missing_ok=True)
+        prune(self.folder, ".json", self.used)
