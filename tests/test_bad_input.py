@@ -535,15 +535,18 @@ def test_out_below_a_file_is_a_problem(make_site, tmp_path):
 
 
 def test_out_that_cannot_be_written_is_a_problem(make_site, monkeypatch, tmp_path):
-    import sitegen.build
+    import sitegen.output
 
-    def refuse(out_dir, files, previous=None):
-        raise PermissionError(13, "Permission denied", str(out_dir))
+    def refuse(self, rel, data):
+        raise PermissionError(13, "Permission denied", str(self.root / rel))
 
-    monkeypatch.setattr(sitegen.build, "write_tree", refuse)
+    monkeypatch.setattr(sitegen.output.Staging, "put", refuse)
     code, out = run_cli("build", "--site", str(make_site()), "--out", str(tmp_path / "www"))
     assert code == 1 and "Traceback" not in out
     assert "--out: cannot write" in out and "Permission denied" in out
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".www")) == [
+        ".www.lock"
+    ]  # the staging folder is gone, and no output was made
 
 
 def test_yes_no_where_text_goes_says_to_quote_it(make_site):

@@ -1,4 +1,4 @@
-"""`sitegen build`'s work: every output made or kept (outputs.py), then written in one swap."""
+"""`sitegen build`'s work: every output made or kept (outputs.py), staged, then committed."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from .fingerprint import site_inputs
 from .jobcache import JobCache
 from .layout import SiteLayout
 from .manifest import Manifest
-from .output import MARKER, unsafe_out, write_tree
+from .output import MARKER, Staging, Written, unsafe_out
 from .progress import Progress
 from .records import Problem, Problems, SiteError
 
@@ -63,17 +63,15 @@ def build(
     unchanged = last is not None and inputs is not None and last.inputs == inputs
     if unchanged and _all_intact(previous):
         return _nothing_to_do(out, previous, last)
-    from .outputs import Reuse, render_outputs  # numpy, pandas, templates: only for work
+    from .outputs import Reuse  # numpy, pandas, templates: only for work
 
     reuse = None
     if last is not None:
         reuse = Reuse(last.records, lambda rel: previous.intact(rel) is not None)
-    rendered = render_outputs(site_root, strict, use_cache, progress, reuse, parallel=True)
-    progress.phase("write")
-    if use_cache:
-        JobCache.forget(site_root)
     try:
-        written = write_tree(out, rendered.files, previous)
+        rendered, written = _make_and_write(
+            site_root, out, strict, use_cache, progress, reuse, previous
+        )
     except OSError as exc:
         where = exc.filename or out
         reason = exc.strerror or str(exc)
@@ -88,6 +86,28 @@ def build(
     files = rendered.files
     pages = sum(1 for name in files if name.endswith(".html"))
     return BuildResult(out, pages, len(files), rendered.problems, written.rewritten, rendered.made)
+
+
+def _make_and_write(
+    site_root: Path,
+    out: Path,
+    strict: bool,
+    use_cache: bool,
+    progress: Progress,
+    reuse: Any,
+    previous: Manifest | None,
+) -> tuple[Any, Written]:
+    """Every output made into the staging folder as it is made, then committed at once."""
+    from .outputs import render_outputs  # numpy, pandas, templates: only for work
+
+    with Staging(out, previous) as staging:
+        rendered = render_outputs(
+            site_root, strict, use_cache, progress, reuse, parallel=True, store=staging.put
+        )
+        progress.phase("write")
+        if use_cache:
+            JobCache.forget(site_root)
+        return rendered, staging.commit(rendered.files)
 
 
 def _all_intact(manifest: Manifest) -> bool:

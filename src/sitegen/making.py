@@ -1,7 +1,9 @@
 """Making jobs: their views, then their charts, then their pages, on one core or on all.
 
 A big build forks one worker per core (where the system can fork); each makes every n-th
-chunk of jobs from the plan it inherited, and sends back bytes, records and problems. The
+chunk of jobs from the plan it inherited and hands each output to the maker's `store` (a
+build's stages them beside the output folder, output.Staging), then sends back what `store`
+returned, the records and the problems: never the pages' bytes, unless `store` keeps them. The
 result is the same, byte for byte, as making them in order here.
 """
 
@@ -9,9 +11,10 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import jinja2
 
@@ -27,9 +30,14 @@ PARALLEL_FROM_JOBS = 1000
 CHUNK_JOBS = 64
 
 
+def keep_bytes(rel: str, data: bytes) -> bytes:
+    """A `store` that keeps each output's bytes in memory (the preview, sitegen check)."""
+    return data
+
+
 @dataclass
 class Made:
-    files: dict[str, bytes] = field(default_factory=dict)
+    files: dict[str, Any] = field(default_factory=dict)  # output path -> what `store` returned
     records: dict[str, JobRecord] = field(default_factory=dict)
     copy_problems: Problems = field(default_factory=Problems)  # editors' copy that failed
     failed: Problems = field(default_factory=Problems)  # templates that failed
@@ -50,6 +58,7 @@ class Maker:
     shared: dict  # variables every template sees
     site_root: Path
     charts: ChartCache
+    store: Callable[[str, bytes], Any] = keep_bytes  # takes each output as it is made
 
     def make(self, jobs: Sequence[Job], progress: Progress | None = None) -> Made:
         """Views of every job; then, unless editors' copy failed, their charts and pages."""
@@ -69,13 +78,14 @@ class Maker:
         progress.phase("render", len(pages))
         for page in pages:
             try:
-                made.files[page.path] = render_page(self.env, page, self.shared).encode("utf-8")
+                html = render_page(self.env, page, self.shared).encode("utf-8")
+                made.files[page.path] = self.store(page.path, html)
             except Exception as exc:  # noqa: BLE001 - a site's own template may fail in any way
                 made.failed.add(template_problem(exc, self.site_root, page.path))
             progress.step()
         for job, job_pages, job_files in built:
             for data in job_files:
-                made.files[data.path] = data.text.encode("utf-8")
+                made.files[data.path] = self.store(data.path, data.text.encode("utf-8"))
             made.records[job.name] = JobRecord(
                 job.key,
                 tuple(p.path for p in job_pages) + tuple(d.path for d in job_files),

@@ -1,12 +1,24 @@
-"""Writing the output tree: everything into a temporary folder, then one swap into place.
+"""Writing the output tree: files made into a staging folder, then put in place at once.
 
-The swap exchanges the staged folder and the old output in one step (Linux renameat2 with
-RENAME_EXCHANGE, macOS renamex_np with RENAME_SWAP), so the output folder never goes missing,
-not even for a moment; where neither exists (other systems, file systems without it) two
-renames do it, the old folder put back if the second fails. Builds into one output folder
-hold a lock file beside it (`.<name>.lock`, flock): a second build fails at once with a clear
-message instead of racing the first. Staging folders left by a build that was killed are
-removed by the next one, under that lock.
+A build opens a `Staging` beside the output folder before it makes anything. Each output is
+handed to `Staging.put` as it is made, in whichever process makes it: a file whose bytes the
+last build's manifest shows unchanged on disk is not written at all; any other is written into
+the staging folder. Nothing touches the output folder until `commit`, after every check passed:
+
+- **in place**, when the output folder is the one the manifest describes (the usual rebuild):
+  each new file is moved over its old self (one rename: a reader sees the old file or the new
+  one, never half of it), files no longer produced are removed, and the files left as they
+  were keep their bytes, inode and mtime, so rsync, CDNs and browsers see what changed;
+- **by swap** otherwise (a first build, a build without the cache, an output folder changed
+  behind the manifest's back): the staged tree is completed with hard links to the unchanged
+  files and exchanged with the old output in one step (Linux renameat2 with RENAME_EXCHANGE,
+  macOS renamex_np with RENAME_SWAP), so the output folder never goes missing, not even for a
+  moment; where neither exists two renames do it, the old folder put back if the second fails.
+
+A failure before the commit leaves the output folder exactly as it was. Builds into one output
+folder hold a lock file beside it (`.<name>.lock`, flock) from staging to commit: a second
+build fails at once with a clear message instead of racing the first. Staging folders left by a
+build that was killed are removed by the next one, under that lock.
 """
 
 from __future__ import annotations
@@ -17,8 +29,9 @@ import errno
 import os
 import re
 import shutil
+import stat
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -44,59 +57,188 @@ KEPT = Kept()
 
 
 @dataclass(frozen=True)
+class Stored:
+    """An output made and handed to `Staging.put`: its entry, and whether it was staged."""
+
+    entry: Entry
+    staged: bool  # False: the output folder holds these bytes already
+
+
+@dataclass(frozen=True)
 class Written:
     manifest: Manifest  # what the output folder holds now
     rewritten: tuple[str, ...]  # files written anew (the others kept, bytes and mtime)
 
 
+class Staging:
+    """One build's output on its way into `out_dir`; a context that holds the folder's lock.
+
+    `put` may be called from forked worker processes: it writes only below the staging folder
+    and returns what the parent needs to know. `commit` puts the outputs in place; leaving the
+    context without it (an error) removes the staging folder and leaves `out_dir` untouched.
+    """
+
+    def __init__(self, out_dir: Path, previous: Manifest | None = None) -> None:
+        self.out_dir = out_dir.resolve()
+        self.previous = previous if previous is not None else Manifest(self.out_dir)
+        self.root = Path()  # the staging folder, made on entry
+        self._folders: set[Path] = set()
+        self._lock: contextlib.ExitStack | None = None
+
+    def __enter__(self) -> Staging:
+        self.out_dir.parent.mkdir(parents=True, exist_ok=True)
+        with contextlib.ExitStack() as stack:
+            stack.enter_context(_only_build(self.out_dir))
+            _remove_leftovers(self.out_dir)
+            prefix = f".{self.out_dir.name}.new-"
+            self.root = Path(tempfile.mkdtemp(prefix=prefix, dir=self.out_dir.parent))
+            stack.callback(shutil.rmtree, self.root, ignore_errors=True)
+            self._lock = stack.pop_all()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._lock is not None:
+            self._lock.close()  # the staging folder removed (empty after a commit), unlocked
+            self._lock = None
+
+    def put(self, rel: str, data: bytes) -> Stored:
+        """Stage `data` as the output `rel`, unless the output folder holds these bytes."""
+        new_digest = digest(data)
+        if self.previous.unchanged(rel, new_digest) is not None:
+            return Stored(self.previous.entries[rel], staged=False)
+        if not _safe(rel):  # output_paths refuses it, and the build, before any commit
+            return Stored(Entry(new_digest, len(data), 0), staged=False)
+        target = self.root / rel
+        if target.parent not in self._folders:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            self._folders.add(target.parent)
+        target.write_bytes(data)
+        info = target.stat()
+        return Stored(Entry(new_digest, info.st_size, info.st_mtime_ns), staged=True)
+
+    def commit(self, files: Mapping[str, Stored | Kept]) -> Written:
+        """Make the output folder hold exactly `files` (and the marker)."""
+        files = {**files, MARKER: self.put(MARKER, MARKER_TEXT)}
+        manifest = Manifest(self.out_dir)
+        for rel, out in files.items():
+            manifest.entries[rel] = out.entry if isinstance(out, Stored) else self._kept(rel)
+        rewritten = tuple(
+            sorted(rel for rel, out in files.items() if _staged(out) and rel != MARKER)
+        )
+        present = self._in_place_ready()
+        if present is not None:
+            self._place(files, present)
+        else:
+            self._complete(files)
+            os.chmod(self.root, 0o755)
+            _swap(self.root, self.out_dir)
+        return Written(manifest, rewritten)
+
+    def _kept(self, rel: str) -> Entry:
+        entry = self.previous.entries.get(rel)
+        if entry is None or self.previous.intact(rel) is None:
+            where = str(self.out_dir / rel)
+            raise FileNotFoundError(errno.ENOENT, "changed while the build ran; build again", where)
+        return entry
+
+    def _in_place_ready(self) -> set[str] | None:
+        """The files of the output folder, if the manifest describes it and every folder in
+        it is a real one (no link, nothing odd); None when it must be replaced whole."""
+        if not self.previous.entries or self.previous.intact(MARKER) is None:
+            return None
+        present: set[str] = set()
+        todo = [""]
+        while todo:
+            folder = todo.pop()
+            try:
+                entries = list(os.scandir(self.out_dir / folder))
+            except OSError:
+                return None
+            for entry in entries:
+                rel = folder + entry.name
+                if entry.is_symlink():
+                    return None
+                if entry.is_dir(follow_symlinks=False):
+                    todo.append(rel + "/")
+                elif entry.is_file(follow_symlinks=False):
+                    present.add(rel)
+                else:
+                    return None  # a pipe or a device where a page should be
+        return present
+
+    def _place(self, files: Mapping[str, Stored | Kept], present: set[str]) -> None:
+        """Move the staged files over the old ones; remove what is no longer produced."""
+        for rel in sorted(rel for rel, out in files.items() if _staged(out)):
+            target = self.out_dir / rel
+            if rel.rpartition("/")[0]:
+                _real_folder(self.out_dir, rel.rpartition("/")[0])
+            os.replace(self.root / rel, target)
+        gone = sorted(present - files.keys())
+        for rel in gone:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(self.out_dir / rel)
+        _remove_empty_folders(self.out_dir, gone)
+
+    def _complete(self, files: Mapping[str, Stored | Kept]) -> None:
+        """Fill the staged tree with the files that were not staged: links to the old ones."""
+        for rel, out in sorted(files.items()):
+            if _staged(out):
+                continue
+            target = self.root / rel
+            if target.parent not in self._folders:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                self._folders.add(target.parent)
+            _carry(self.previous, rel, target)
+
+
+def _staged(out: Stored | Kept) -> bool:
+    return isinstance(out, Stored) and out.staged
+
+
+def _safe(rel: str) -> bool:
+    """A path output_paths takes (so that writing it stays inside the staging folder)."""
+    from .output_paths import shape_problem  # the templates' modules: loaded by now
+
+    return not shape_problem(rel)[0]
+
+
+def _real_folder(out_dir: Path, rel_folder: str) -> None:
+    """Make `rel_folder` below `out_dir`, refusing to go through a link (checked just before)."""
+    path = out_dir
+    for part in rel_folder.split("/"):
+        path = path / part
+        try:
+            mode = os.lstat(path).st_mode
+        except FileNotFoundError:
+            path.mkdir()
+            continue
+        if not stat.S_ISDIR(mode):
+            raise NotADirectoryError(errno.ENOTDIR, "not a folder; build again", str(path))
+
+
+def _remove_empty_folders(out_dir: Path, removed: list[str]) -> None:
+    """The folders that removing these files left empty, deepest first."""
+    folders = {rel.rsplit("/", 1)[0] for rel in removed if "/" in rel}
+    for folder in sorted(folders, key=lambda f: -f.count("/")):
+        while folder:
+            try:
+                os.rmdir(out_dir / folder)  # fails on a folder that still holds something
+            except OSError:
+                break
+            folder = folder.rpartition("/")[0]
+
+
 def write_tree(
     out_dir: Path, files: dict[str, bytes | Kept], previous: Manifest | None = None
 ) -> Written:
-    """Replace `out_dir` with exactly `files`; on any failure the old tree stays as it was.
-
-    The new tree is staged beside the old one and swapped in at once. A file whose bytes the
-    `previous` manifest shows unchanged on disk is hard-linked from the old tree instead of
-    written: its mtime stays, so rsync, CDNs and browsers see that it did not change. So is a
-    file given as KEPT, which the caller found intact (`previous.intact`) and did not make
-    again. A file no longer produced is not in the new tree.
-    """
-    out_dir = out_dir.resolve()
-    out_dir.parent.mkdir(parents=True, exist_ok=True)
-    with _only_build(out_dir):
-        _remove_leftovers(out_dir)
-        return _write(out_dir, files, previous)
-
-
-def _write(out_dir: Path, files: dict[str, bytes | Kept], previous: Manifest | None) -> Written:
-    previous = previous if previous is not None else Manifest(out_dir)
-    staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.new-", dir=out_dir.parent))
-    manifest = Manifest(out_dir)
-    rewritten: list[str] = []
-    try:
-        made: set[Path] = set()
-        for rel, data in sorted({**files, MARKER: MARKER_TEXT}.items()):
-            target = staging / rel
-            if target.parent not in made:
-                target.parent.mkdir(parents=True, exist_ok=True)
-                made.add(target.parent)
-            if isinstance(data, Kept):
-                _carry(previous, rel, target)
-                manifest.entries[rel] = previous.entries[rel]
-                continue
-            new_digest = digest(data)
-            old = previous.unchanged(rel, new_digest)
-            if old is None or not _link(old, target):
-                target.write_bytes(data)
-                if rel != MARKER:
-                    rewritten.append(rel)
-            stat = target.stat()
-            manifest.entries[rel] = Entry(new_digest, stat.st_size, stat.st_mtime_ns)
-        os.chmod(staging, 0o755)
-        _swap(staging, out_dir)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
-    return Written(manifest, tuple(rewritten))
+    """Make `out_dir` hold exactly `files` (bytes, or KEPT for a file the last build left
+    intact); on any failure the old tree stays as it was."""
+    with Staging(out_dir, previous) as staging:
+        stored = {
+            rel: data if isinstance(data, Kept) else staging.put(rel, data)
+            for rel, data in files.items()
+        }
+        return staging.commit(stored)
 
 
 def _carry(previous: Manifest, rel: str, target: Path) -> None:

@@ -114,7 +114,7 @@ def _odd(component: str) -> str:
     return ""
 
 
-def _shape_problem(path: str) -> tuple[str, int | None]:
+def shape_problem(path: str) -> tuple[str, int | None]:
     """What is wrong with one path on its own ('' when nothing), and the part that is."""
     size = len(path.encode("utf-8"))
     if size > MAX_PATH_BYTES:
@@ -148,7 +148,7 @@ def path_problems(paths: Iterable[str], origins: _Origins) -> Problems:
     folded: dict[str, str] = {}
     folders: dict[str, str] = {}  # every folder some path needs -> that path
     for path in paths:
-        why, part = _shape_problem(path)
+        why, part = shape_problem(path)
         if why:
             problems.add(_problem(origins.of(path, part), f"the output path {path} {why}"))
             continue

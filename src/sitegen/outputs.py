@@ -1,4 +1,4 @@
-"""Every output of a site, as bytes or as KEPT (the last build's file, not made again).
+"""Every output of a site, as what `store` made of it or as KEPT (the last build's file).
 
 load -> check -> compute -> plan jobs -> views -> charts -> render; writing is build.py's.
 """
@@ -8,12 +8,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from .charts import ChartCache
 from .content import load_content
 from .jobcache import JobRecord
-from .making import Maker, make_all, workers_for
-from .output import KEPT, Kept
+from .making import Maker, keep_bytes, make_all, workers_for
+from .output import KEPT
 from .output_paths import check_outputs
 from .progress import Progress
 from .records import Problems, SiteError, load_site
@@ -42,7 +43,7 @@ class Reuse:
 
 @dataclass
 class Rendered:
-    files: dict[str, bytes | Kept]
+    files: dict[str, Any]  # output path -> what `store` returned (bytes by default), or KEPT
     problems: Problems
     jobs: dict[str, JobRecord] = field(default_factory=dict)  # every job's record, for the next
     made: tuple[str, ...] = ()  # the jobs made this time
@@ -55,12 +56,14 @@ def render_outputs(
     progress: Progress | None = None,
     reuse: Reuse | None = None,
     parallel: bool = False,
+    store: Callable[[str, bytes], Any] = keep_bytes,
 ) -> Rendered:
     """Every output of the site; a job that `reuse` can keep is given as KEPT, not made.
 
-    Raises SiteError on errors. With `use_cache` off the cache beside the site (parsed records,
-    charts) is neither read nor written (sitegen check). With `parallel`, a big build makes
-    its pages on every core (making.py).
+    Each output made is handed to `store` as soon as it is made (output.Staging.put writes
+    it beside the output folder; the default keeps its bytes). Raises SiteError on errors.
+    With `use_cache` off the cache beside the site (parsed records, charts) is neither read
+    nor written (sitegen check). With `parallel`, a big build makes its pages on every core.
     """
     site_root = Path(site_root)
     progress = progress or Progress()
@@ -87,7 +90,7 @@ def render_outputs(
             to_make.append(job)
     cache = ChartCache.for_site(site_root) if use_cache else ChartCache(None)
     shared = {"site": site.config, "nav_pages": nav_pages}
-    maker = Maker(src, env, shared, site_root, cache)
+    maker = Maker(src, env, shared, site_root, cache, store)
     workers = workers_for(len(to_make)) if parallel else 1
     made = make_all(maker, to_make, progress, workers)
     problems.extend(made.copy_problems)
@@ -102,13 +105,16 @@ def render_outputs(
         cache.keep(record.charts)
     cache.prune()  # entries no page of this build uses would only pile up
 
-    files: dict[str, bytes | Kept] = dict(made.files)
+    files: dict[str, Any] = dict(made.files)
     for record in kept.values():
         files.update((rel, KEPT) for rel in record.outputs)
     sitemap = [row for job in jobs for row in records[job.name].sitemap]
-    files["sitemap.xml"] = sitemap_xml(site.config.base_url, sitemap).encode()
-    files["robots.txt"] = robots_txt(site.config.base_url).encode()
-    files.update(asset_files(site_root))
+    own = {
+        "sitemap.xml": sitemap_xml(site.config.base_url, sitemap).encode(),
+        "robots.txt": robots_txt(site.config.base_url).encode(),
+        **asset_files(site_root),
+    }
+    files.update((rel, store(rel, data)) for rel, data in own.items())
     return Rendered(files, problems, records, tuple(job.name for job in to_make))
 
 

@@ -99,7 +99,7 @@ class ProgressBar(Progress):
     def tick(self) -> None:
         """Redraw the line if it is due (the ticker's call; tests call it with their clock)."""
         now = self.clock()
-        if now >= self._due:
+        if now >= self._due and self.current[0]:  # nothing to say before the first phase
             self._draw(now)
 
     def line(self, now: float) -> str:
