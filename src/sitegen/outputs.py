@@ -20,6 +20,7 @@ from .progress import Progress
 from .records import Problems, SiteError, load_site
 from .render import asset_files, check_templates, environment
 from .sitemap import robots_txt, sitemap_xml
+from .summaries import SummaryMemo
 from .tables import summarise
 from .views import Job, Keys, Sources, plan_jobs
 
@@ -57,6 +58,7 @@ def render_outputs(
     reuse: Reuse | None = None,
     parallel: bool = False,
     store: Callable[[str, bytes], Any] = keep_bytes,
+    memo: SummaryMemo | None = None,
 ) -> Rendered:
     """Every output of the site; a job that `reuse` can keep is given as KEPT, not made.
 
@@ -64,6 +66,7 @@ def render_outputs(
     it beside the output folder; the default keeps its bytes). Raises SiteError on errors.
     With `use_cache` off the cache beside the site (parsed records, charts) is neither read
     nor written (sitegen check). With `parallel`, a big build makes its pages on every core.
+    A `memo` keeps summaries between builds of one process (the preview).
     """
     site_root = Path(site_root)
     progress = progress or Progress()
@@ -76,7 +79,7 @@ def render_outputs(
     if check_templates(site_root, problems):  # no template is read before this passes
         raise SiteError(problems.sorted())
     progress.phase("compute")
-    src = Sources(site, summarise(site), content)
+    src = Sources(site, memo.summarise(site) if memo else summarise(site), content)
     env = environment(site_root)
     nav_pages = sorted(content.pages)
     jobs = plan_jobs(src, Keys(src, env, nav_pages))

@@ -17,6 +17,7 @@ from ..output import KEPT
 from ..outputs import Reuse, render_outputs
 from ..records import Problem, Problems, SiteError
 from ..records.load import catalogs
+from ..summaries import SummaryMemo
 from .state import SiteState, Snapshot
 
 
@@ -76,6 +77,7 @@ class Rebuilder:
         self._changes: queue.Queue[set[str] | None] = queue.Queue()
         self._thread: threading.Thread | None = None
         self._records: dict[str, JobRecord] = {}  # the jobs of the last good build
+        self._summaries = SummaryMemo()  # a pair whose runs did not change is not summarised
 
     def build_now(self, trigger: Iterable[str] = ()) -> BuildReport:
         """Build at once and publish the outcome; the last good files stay on failure."""
@@ -110,7 +112,7 @@ class Rebuilder:
         """The site's files; a page whose inputs did not change since the last good build is
         not made again: its bytes are taken from that build."""
         reuse = Reuse(self._records, last.__contains__)
-        rendered = render_outputs(self.site_root, reuse=reuse)
+        rendered = render_outputs(self.site_root, reuse=reuse, memo=self._summaries)
         files = {rel: last[rel] if data is KEPT else data for rel, data in rendered.files.items()}
         self._records = rendered.jobs
         return files, rendered.problems
