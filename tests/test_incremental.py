@@ -141,3 +141,43 @@ def test_a_hundred_thousand_warnings_are_all_reported(make_site):
     expected = {f"configs[{n}].note{k}" for n in range(20_000) for k in range(5)}
     assert {w.field for w in warnings} == expected
     assert warnings[-1].line is not None  # a file with a problem is read again for its lines
+
+
+# -- committed in place or swapped whole ---------------------------------------------------------
+
+
+def test_a_rebuild_moves_new_files_into_the_same_folder(make_site):
+    root = make_site(runs=RUNS)
+    build(root)
+    folder = (root / "public").stat().st_ino
+    edited = sweep(gpu="g2", configs=[config(8, 64, 1500.0, 100.0)])
+    (root / "data/runs/lab/b.yaml").write_text(yaml.safe_dump(edited))
+    result = build(root)
+    assert result.rewritten and (root / "public").stat().st_ino == folder  # not swapped
+    assert tree(root / "public") == tree(build_elsewhere(root))
+    assert [p.name for p in root.parent.iterdir() if p.name.startswith(".public.new-")] == []
+
+
+def test_a_link_planted_in_the_output_is_never_followed(make_site, tmp_path):
+    root = make_site(runs=RUNS)
+    build(root)
+    outside = tmp_path / "outside"
+    shutil.copytree(root / "public/runs", outside)
+    before = tree(outside)
+    shutil.rmtree(root / "public/runs")
+    (root / "public/runs").symlink_to(outside)  # someone with access to public/ did this
+    edited = sweep(configs=[config(8, 64, 1500.0, 100.0)])
+    (root / "data/runs/lab/a.yaml").write_text(yaml.safe_dump(edited))
+    (root / "data/runs/lab/c.yaml").unlink()  # its report is removed: not through the link
+    build(root)
+    assert tree(outside) == before
+    assert not (root / "public/runs").is_symlink()  # the tree was replaced whole
+    assert tree(root / "public") == tree(build_elsewhere(root))
+
+
+def build_elsewhere(root: Path) -> Path:
+    """The same site built from nothing, without the cache, into a folder of its own."""
+    out = root.parent / "from-nothing"
+    shutil.rmtree(out, ignore_errors=True)
+    build(root, out, use_cache=False)
+    return out

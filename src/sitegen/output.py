@@ -119,63 +119,52 @@ class Staging:
     def commit(self, files: Mapping[str, Stored | Kept]) -> Written:
         """Make the output folder hold exactly `files` (and the marker)."""
         files = {**files, MARKER: self.put(MARKER, MARKER_TEXT)}
+        in_place = self._in_place_ready()
         manifest = Manifest(self.out_dir)
         for rel, out in files.items():
-            manifest.entries[rel] = out.entry if isinstance(out, Stored) else self._kept(rel)
-        rewritten = tuple(
-            sorted(rel for rel, out in files.items() if _staged(out) and rel != MARKER)
-        )
-        present = self._in_place_ready()
-        if present is not None:
-            self._place(files, present)
+            if isinstance(out, Stored):
+                manifest.entries[rel] = out.entry
+            else:  # found intact when the plan kept it; a swap checks again as it links
+                manifest.entries[rel] = self.previous.entries[rel]
+        if in_place and self._folders_ready(files):
+            self._place(files)
         else:
             self._complete(files)
             os.chmod(self.root, 0o755)
             _swap(self.root, self.out_dir)
-        return Written(manifest, rewritten)
+        rewritten = (rel for rel, out in files.items() if _staged(out) and rel != MARKER)
+        return Written(manifest, tuple(sorted(rewritten)))
 
-    def _kept(self, rel: str) -> Entry:
-        entry = self.previous.entries.get(rel)
-        if entry is None or self.previous.intact(rel) is None:
-            where = str(self.out_dir / rel)
-            raise FileNotFoundError(errno.ENOENT, "changed while the build ran; build again", where)
-        return entry
+    def _in_place_ready(self) -> bool:
+        """Whether the output folder is the one the manifest describes: then it is updated in
+        place, else replaced whole."""
+        try:
+            real = stat.S_ISDIR(os.lstat(self.out_dir).st_mode)
+        except OSError:
+            return False
+        return real and bool(self.previous.entries) and self.previous.intact(MARKER) is not None
 
-    def _in_place_ready(self) -> set[str] | None:
-        """The files of the output folder, if the manifest describes it and every folder in
-        it is a real one (no link, nothing odd); None when it must be replaced whole."""
-        if not self.previous.entries or self.previous.intact(MARKER) is None:
-            return None
-        present: set[str] = set()
-        todo = [""]
-        while todo:
-            folder = todo.pop()
-            try:
-                entries = list(os.scandir(self.out_dir / folder))
-            except OSError:
-                return None
-            for entry in entries:
-                rel = folder + entry.name
-                if entry.is_symlink():
-                    return None
-                if entry.is_dir(follow_symlinks=False):
-                    todo.append(rel + "/")
-                elif entry.is_file(follow_symlinks=False):
-                    present.add(rel)
-                else:
-                    return None  # a pipe or a device where a page should be
-        return present
+    def _folders_ready(self, files: Mapping[str, Stored | Kept]) -> bool:
+        """Every folder a file is moved into is a real one (made where missing), and so is
+        every folder a file is removed from: no link, so nothing outside the output folder is
+        touched. False (the tree is then replaced whole) when one is not."""
+        folders = _Folders(self.out_dir)
+        staged = [rel for rel, out in files.items() if _staged(out)]
+        gone = self.previous.entries.keys() - files.keys()
+        try:
+            for rel in staged:
+                folders.enter(rel.rpartition("/")[0], make=True)
+            return all(folders.enter(rel.rpartition("/")[0], make=False) for rel in gone)
+        except OSError:
+            return False
 
-    def _place(self, files: Mapping[str, Stored | Kept], present: set[str]) -> None:
+    def _place(self, files: Mapping[str, Stored | Kept]) -> None:
         """Move the staged files over the old ones; remove what is no longer produced."""
         for rel in sorted(rel for rel, out in files.items() if _staged(out)):
-            target = self.out_dir / rel
-            if rel.rpartition("/")[0]:
-                _real_folder(self.out_dir, rel.rpartition("/")[0])
-            os.replace(self.root / rel, target)
-        gone = sorted(present - files.keys())
+            os.replace(self.root / rel, self.out_dir / rel)
+        gone = sorted(self.previous.entries.keys() - files.keys())
         for rel in gone:
-            with contextlib.suppress(FileNotFoundError):
+            with contextlib.suppress(FileNotFoundError, NotADirectoryError):
                 os.unlink(self.out_dir / rel)
         _remove_empty_folders(self.out_dir, gone)
 
@@ -191,6 +180,35 @@ class Staging:
             _carry(self.previous, rel, target)
 
 
+class _Folders:
+    """Folders of the output, each checked once to be a real folder (never a link)."""
+
+    def __init__(self, out_dir: Path) -> None:
+        self.out_dir = out_dir
+        self.real: set[str] = {""}
+
+    def enter(self, rel_folder: str, make: bool) -> bool:
+        """Whether `rel_folder` is a real folder (made where missing, with `make`; False
+        where missing without); NotADirectoryError where a link or a file is on the way."""
+        if rel_folder in self.real:
+            return True
+        parent = rel_folder.rpartition("/")[0]
+        if not self.enter(parent, make):
+            return False
+        path = self.out_dir / rel_folder
+        try:
+            mode = os.lstat(path).st_mode
+        except FileNotFoundError:
+            if not make:
+                return False
+            path.mkdir()
+            mode = stat.S_IFDIR
+        if not stat.S_ISDIR(mode):
+            raise NotADirectoryError(errno.ENOTDIR, "not a folder", str(path))
+        self.real.add(rel_folder)
+        return True
+
+
 def _staged(out: Stored | Kept) -> bool:
     return isinstance(out, Stored) and out.staged
 
@@ -200,20 +218,6 @@ def _safe(rel: str) -> bool:
     from .output_paths import shape_problem  # the templates' modules: loaded by now
 
     return not shape_problem(rel)[0]
-
-
-def _real_folder(out_dir: Path, rel_folder: str) -> None:
-    """Make `rel_folder` below `out_dir`, refusing to go through a link (checked just before)."""
-    path = out_dir
-    for part in rel_folder.split("/"):
-        path = path / part
-        try:
-            mode = os.lstat(path).st_mode
-        except FileNotFoundError:
-            path.mkdir()
-            continue
-        if not stat.S_ISDIR(mode):
-            raise NotADirectoryError(errno.ENOTDIR, "not a folder; build again", str(path))
 
 
 def _remove_empty_folders(out_dir: Path, removed: list[str]) -> None:

@@ -11,6 +11,7 @@ blamed for it.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -103,7 +104,13 @@ class _Origins:
         return Origin("sitegen", None, "", f"the site's own {path}")
 
 
+# a part of ASCII letters, digits, `.`, `_` and `-` needs no look at each character
+_PLAIN_PART = re.compile(r"[A-Za-z0-9._-]{1,255}\Z")
+
+
 def _odd(component: str) -> str:
+    if _PLAIN_PART.match(component) and component not in (".", ".."):
+        return ""
     if component in ("", ".", ".."):
         return f"an empty, . or .. part ({component!r})"
     if len(component.encode("utf-8")) > MAX_COMPONENT_BYTES:
