@@ -345,14 +345,28 @@ class Build:
     output: str
 
 
+def _resident_bytes(pid: int) -> int:
+    """The memory `pid` holds, its pages shared with others (a forked parent) counted once
+    across them: its proportional set size (Pss), or where the system has none, its RSS."""
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as rollup:
+            for line in rollup:
+                if line.startswith("Pss:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    with open(f"/proc/{pid}/statm") as statm:
+        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
 def _tree_rss(pid: int) -> tuple[int, int]:
-    """(resident bytes, processes) of `pid` and all its descendants, from /proc."""
+    """(resident bytes, processes) of `pid` and all its descendants, from /proc: the sum of
+    their proportional set sizes, so pages a forked worker shares with its parent count once."""
     total, count, todo = 0, 0, [pid]
     while todo:
         current = todo.pop()
         try:
-            with open(f"/proc/{current}/statm") as statm:
-                total += int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+            total += _resident_bytes(current)
             count += 1
             for task in os.listdir(f"/proc/{current}/task"):
                 with open(f"/proc/{current}/task/{task}/children") as children:
@@ -366,7 +380,8 @@ def run_build(site: Path, *options: str) -> Build:
     """`sitegen build --site SITE --out SITE/public` in a process of its own, measured.
 
     Peak memory is the build process's own peak RSS (ru_maxrss of os.wait4), or, if the build
-    starts worker processes, the largest sum of its process tree's RSS sampled every 50 ms.
+    starts worker processes and their sum is larger, the largest sum of its process tree's
+    proportional set sizes (shared pages counted once) sampled every 50 ms.
     """
     command = [*SITEGEN, "build", "--site", str(site), "--out", str(site / "public"), *options]
     with tempfile.TemporaryFile() as log:

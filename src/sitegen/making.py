@@ -9,6 +9,7 @@ result is the same, byte for byte, as making them in order here.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 from collections.abc import Callable, Iterator, Sequence
@@ -127,6 +128,9 @@ def make_all(maker: Maker, jobs: Sequence[Job], progress: Progress, workers: int
     _MAKER, _JOBS = maker, jobs
     made = Made()
     progress.phase("make", len(jobs))
+    # the plan's objects out of the collector's sight: a worker's collections would otherwise
+    # write to every one of them, copying the memory it shares with this process page by page
+    gc.freeze()
     try:
         with multiprocessing.get_context("fork").Pool(workers) as pool:
             for bounds, part in zip(
@@ -137,4 +141,5 @@ def make_all(maker: Maker, jobs: Sequence[Job], progress: Progress, workers: int
                     progress.step()
     finally:
         _MAKER, _JOBS = None, ()
+        gc.unfreeze()
     return made

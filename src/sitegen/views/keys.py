@@ -40,6 +40,7 @@ class Keys:
         self.shared = _h(code_version(), catalogs, nav_pages)
         self._templates: dict[str, str] = {}
         self._pairs: dict[tuple[str, str], str] = {}
+        self._runs: dict[str, str] = {}
 
     def of(self, kind: str, template: str | None, *parts: Any) -> str:
         """The key of a job of `kind` rendered with `template`, reading `parts`."""
@@ -68,7 +69,10 @@ class Keys:
         return self._templates[name]
 
     def run(self, run: Run) -> str:
-        return _h(run.id, run.path, self.src.site.digests.get(run.path))
+        """A run file's bytes (a run's job and its pair's jobs both read it: found once)."""
+        if run.id not in self._runs:
+            self._runs[run.id] = _h(run.id, run.path, self.src.site.digests.get(run.path))
+        return self._runs[run.id]
 
     def pair(self, model: str, gpu: str) -> str:
         """Every run file of a model x GPU: its summaries are a function of these alone."""
