@@ -8,6 +8,7 @@ A card is a job of its own, keyed by what it shows, so a page made again for ano
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 from collections.abc import Callable
 
 from markupsafe import Markup
@@ -18,6 +19,7 @@ from ..datafiles import pair_route
 from ..feeds import FEED, model_feed, model_feed_path, site_feed
 from ..glyphs import fonts_digest
 from ..llms import LLMS, llms_txt
+from .compare import compared
 from .jsonld import Download, breadcrumbs, dataset_jsonld
 from .keys import Keys
 from .page import DataFile, Page
@@ -28,7 +30,7 @@ Made = tuple[list[Page], list[DataFile]]
 JSON, CSV = "application/json", "text/csv"
 
 
-def _dates(src: Sources, pairs: list[tuple[str, str]]) -> tuple | None:
+def _dates(src: Sources, pairs: list[tuple[str, str]]) -> tuple[dt.date, dt.date] | None:
     """First and last date of the current runs of `pairs`' summaries."""
     summaries = [s for pair in pairs for s in src.summaries(*pair)]
     if not summaries:
@@ -57,7 +59,14 @@ class Share:
     def _model(self, model: str) -> tuple[str, str]:
         return self.src.site.models[model].name, f"models/{model}/"
 
-    def dataset(self, name: str, description: str, url: str, downloads, pairs) -> Markup:
+    def dataset(
+        self,
+        name: str,
+        description: str,
+        url: str,
+        downloads: list[Download],
+        pairs: list[tuple[str, str]],
+    ) -> Markup:
         config = self.src.site.config
         return dataset_jsonld(
             name=name,
@@ -183,8 +192,6 @@ def share_jobs(src: Sources, keys: Keys, job: Callable) -> list:
                 lambda m=model: ([], [DataFile(model_feed_path(m), model_feed(site, m))]),
             )
         )
-    from .compare import compared  # the comparison pages' own list
-
     for model, a, b in compared(src):
         key = keys.of("card", None, fonts, keys.pair(model, a), keys.pair(model, b))
         out.append(
