@@ -24,10 +24,12 @@ from sitegen.records import SiteError
 
 
 def theme_script(attrs: dict[str, str | None]) -> bool:
-    """A script element the theme writes: data blocks, or one of its own deferred files."""
+    """A script element the theme writes: data blocks, or one of its own files (linked from
+    the base path on 404.html)."""
     if attrs.get("type") in ("application/ld+json", "application/json"):
         return True
-    return re.fullmatch(r"(\.\./)*assets/[a-z]+\.js", attrs.get("src") or "") is not None
+    src = attrs.get("src") or ""
+    return re.fullmatch(r"((\.\./)*|/[a-z/]*/)assets/[a-z]+\.js", src) is not None
 
 
 class Injected(HTMLParser):

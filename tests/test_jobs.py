@@ -54,6 +54,13 @@ def test_an_edited_run_makes_only_the_jobs_that_show_it(make_site, tmp_path):
         "gpu g2",
         "compare m1 g1 g2",
         "run runs/lab-b/",
+        # its cards (views/share.py), the feeds that list it and llms.txt's table
+        "card m1 g2",
+        "card m1",
+        "card m1 g1 g2",
+        "feed m1",
+        "feed",
+        "llms.txt",
     }
     assert tree(root / "public") == fresh(root, tmp_path)
 

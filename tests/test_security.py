@@ -164,8 +164,13 @@ def test_a_base_url_that_would_break_pages_is_an_error(make_site, tmp_path, base
 # -- 3. JSON-LD breaks pages ----------------------------------------------------------------------
 
 
-def jsonld(html: str) -> str:
-    return re.search(r'<script type="application/ld\+json">(.*?)</script>', html, re.S).group(1)
+def jsonld(html: str, kind: str = "FAQPage") -> str:
+    """The JSON-LD block of `kind` (a page also has its breadcrumbs and Dataset); every block
+    holds no markup character."""
+    blocks = re.findall(r'<script type="application/ld\+json">(.*?)</script>', html, re.S)
+    assert all(not set("<>&") & set(block) for block in blocks)
+    (found,) = [block for block in blocks if json.loads(block)["@type"] == kind]
+    return found
 
 
 def test_json_ld_holds_no_markup_whatever_the_names_and_answers(make_site, tmp_path) -> None:
@@ -189,8 +194,12 @@ def test_json_ld_holds_no_markup_whatever_the_names_and_answers(make_site, tmp_p
     # the page's only script elements are the theme's, and the page text is all there
     scripts = re.findall(r"<script[^>]*>", html)
     theme = [t for t in scripts if "ld+json" not in t]
-    assert all(re.fullmatch(r'<script src="[./]*assets/[a-z]+\.js" defer>', t) for t in theme)
-    assert len(scripts) == len(theme) + 1 and "<!--<script>" not in html
+    # theme.js is not deferred: it sets the dark-mode choice before the page paints
+    assert all(re.fullmatch(r'<script src="[./]*assets/[a-z]+\.js"( defer)?>', t) for t in theme)
+    # breadcrumbs, Dataset and FAQ
+    assert len(scripts) == len(theme) + 3 and "<!--<script>" not in html
+    trail = json.loads(jsonld(html, "BreadcrumbList"))["itemListElement"]
+    assert trail[1]["name"] == f"Model {hostile}</script><b>"
     assert html.rstrip().endswith("</html>")
 
 

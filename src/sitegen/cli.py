@@ -16,6 +16,7 @@ COMMANDS = {  # name -> (module under commands/, the click command in it)
     "build": ("build", "build"),
     "check": ("check", "check"),
     "import": ("importing", "import_"),
+    "init": ("init", "init"),
     "serve": ("serve", "serve"),
 }
 

@@ -86,7 +86,7 @@ class Maker:
             progress.step()
         for job, job_pages, job_files in built:
             for data in job_files:
-                made.files[data.path] = self.store(data.path, data.text.encode("utf-8"))
+                made.files[data.path] = self.store(data.path, data.data)
             made.records[job.name] = JobRecord(
                 job.key,
                 tuple(p.path for p in job_pages) + tuple(d.path for d in job_files),

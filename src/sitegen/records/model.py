@@ -190,6 +190,7 @@ class SiteConfig:
     headline_tier: str
     frontier_method: str = "interpolate"
     description: str = ""
+    license: str = ""  # of the published numbers: a URL, an SPDX identifier or a name
 
 
 @dataclass(frozen=True)

@@ -154,7 +154,8 @@ def site_config(c: Checker, data: Any, known_workloads: dict, pricing: Pricing) 
     c.unknown_keys(
         top,
         (),
-        ("title", "description", "base_url", "default_workload", "targets", "headline", "frontier"),
+        ("title", "description", "base_url", "default_workload", "targets", "headline", "frontier")
+        + ("license",),
     )
     base_url = c.string(top, (), "base_url")
     if base_url and (why := base_url_problem(base_url)):
@@ -198,6 +199,7 @@ def site_config(c: Checker, data: Any, known_workloads: dict, pricing: Pricing) 
         headline_interactivity=_natural(interactivity or 50),
         headline_tier=tier or "",
         frontier_method=method or "interpolate",
+        license=c.string(top, (), "license", required=False) or "",
     )
 
 

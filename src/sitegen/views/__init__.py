@@ -26,6 +26,7 @@ from .overview import overview_outputs
 from .page import DataFile, Page, Plan, Quote, View
 from .pair import pair_data, pair_page
 from .run import run_outputs
+from .share import Share, share_jobs
 from .sources import Sources, compare_route
 
 Made = tuple[list[Page], list[DataFile]]
@@ -43,11 +44,12 @@ class Job:
 def plan_jobs(src: Sources, keys: Keys) -> list[Job]:
     """Every job of the site, in output order; nothing is built yet."""
     site, content = src.site, src.content
+    share = Share(src)
     jobs = [
         Job(
             "overview",
             keys.of("overview", "index.html", sorted(keys.pair(*k) for k in src.pair_keys)),
-            lambda: _one(*overview_outputs(src)),
+            lambda: _one(*overview_outputs(src), share.overview),
         )
     ]
     for model, gpu in src.pair_keys:
@@ -63,7 +65,10 @@ def plan_jobs(src: Sources, keys: Keys) -> list[Job]:
             Job(
                 f"pair {model} {gpu}",
                 key,
-                lambda m=model, g=gpu: ([pair_page(src, m, g)], [pair_data(src, m, g)]),
+                lambda m=model, g=gpu: (
+                    [share.pair(pair_page(src, m, g), m, g)],
+                    [pair_data(src, m, g)],
+                ),
             )
         )
     for model in src.models:
@@ -73,34 +78,54 @@ def plan_jobs(src: Sources, keys: Keys) -> list[Job]:
             [keys.pair(model, g) for g in src.gpus_of(model)],
             keys.copy(content.models.get(model)),
         )
-        jobs.append(Job(f"model {model}", key, lambda m=model: _one(*model_outputs(src, m))))
+        jobs.append(
+            Job(
+                f"model {model}",
+                key,
+                lambda m=model: _one(*model_outputs(src, m), lambda p: share.model(p, m)),
+            )
+        )
     for gpu in src.gpus:
         pairs = [keys.pair(m, g) for m, g in src.pair_keys if g == gpu]
         # its comparison links: every other GPU of each of its models
         others = [src.gpus_of(m) for m, g in src.pair_keys if g == gpu]
         key = keys.of("gpu", "gpu.html", pairs, others, keys.copy(content.gpus.get(gpu)))
-        jobs.append(Job(f"gpu {gpu}", key, lambda g=gpu: ([gpu_page(src, g)], [])))
+        jobs.append(Job(f"gpu {gpu}", key, lambda g=gpu: ([share.gpu(gpu_page(src, g), g)], [])))
     for page_model, a, b in compared(src):
         key = keys.of("compare", "compare.html", keys.pair(page_model, a), keys.pair(page_model, b))
         jobs.append(
             Job(
                 f"compare {page_model} {a} {b}",
                 key,
-                lambda m=page_model, a=a, b=b: _one(*compare_outputs_of(src, m, a, b)),
+                lambda m=page_model, a=a, b=b: _one(
+                    *compare_outputs_of(src, m, a, b), lambda p: share.compare(p, m, a, b)
+                ),
             )
         )
     for name, copy in sorted(content.pages.items()):
         key = keys.of("content", "content.html", keys.copy(copy))
-        jobs.append(Job(f"content {name}", key, lambda n=name: ([content_page(src, n)], [])))
+        jobs.append(
+            Job(f"content {name}", key, lambda n=name: ([share.content(content_page(src, n))], []))
+        )
     for run in site.runs:
         key = keys.of("run", "run.html", keys.run(run), keys.copy(content.runs.get(run.id)))
-        jobs.append(Job(f"run {run_route(run.id)}", key, lambda r=run: _one(*run_outputs(src, r))))
+        jobs.append(
+            Job(
+                f"run {run_route(run.id)}",
+                key,
+                lambda r=run: _one(*run_outputs(src, r), lambda p: share.run(p, r.model, r.gpu)),
+            )
+        )
+    jobs.extend(share_jobs(src, keys, Job))
     jobs.append(Job("404", keys.of("404", "404.html"), lambda: ([not_found_page()], [])))
     return jobs
 
 
-def _one(page: Page, files: DataFile | list[DataFile]) -> Made:
-    return [page], files if isinstance(files, list) else [files]
+def _one(
+    page: Page, files: DataFile | list[DataFile], extras: Callable[[Page], Page] = lambda p: p
+) -> Made:
+    """One page and its files; `extras` adds what makes it travel (views/share.py)."""
+    return [extras(page)], files if isinstance(files, list) else [files]
 
 
 def run_jobs(jobs: Iterable[Job]) -> Plan:

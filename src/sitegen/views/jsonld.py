@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import datetime as dt
+import re
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
 from markupsafe import Markup
 
 from .. import faq
@@ -26,4 +31,78 @@ def faq_jsonld(entries: list[faq.Entry]) -> Markup:
             for e in entries
         ],
     }
+    return json_for_html(data, indent=1)
+
+
+def breadcrumbs(base_url: str, trail: list[tuple[str, str]]) -> Markup:
+    """BreadcrumbList from the overview down to a page: `trail` is (name, route) below the
+    overview, the page itself last. Every item has an absolute URL."""
+    items = [("Leaderboard", ""), *trail]
+    data = {
+        "@context": "https://schema.org",
+        "@type": "BreadcrumbList",
+        "itemListElement": [
+            {"@type": "ListItem", "position": i, "name": name, "item": base_url + route}
+            for i, (name, route) in enumerate(items, start=1)
+        ],
+    }
+    return json_for_html(data, indent=1)
+
+
+_SPDX = re.compile(r"\A[A-Za-z0-9][A-Za-z0-9.+-]*\Z")
+
+
+def license_value(license: str) -> str | dict | None:
+    """sitegen.yaml's `license`: a URL as it is, an SPDX identifier (CC-BY-4.0) as its SPDX
+    page, anything else as a named work; None where none is given."""
+    if not license:
+        return None
+    if urlsplit(license).scheme in ("http", "https"):
+        return license
+    if _SPDX.match(license):
+        return f"https://spdx.org/licenses/{license}.html"
+    return {"@type": "CreativeWork", "name": license}
+
+
+@dataclass(frozen=True)
+class Download:
+    url: str  # absolute
+    encoding: str  # its media type
+
+
+def dataset_jsonld(
+    *,
+    name: str,
+    description: str,
+    url: str,
+    license: str,
+    creator: str,
+    downloads: list[Download],
+    dates: tuple[dt.date, dt.date] | None,
+    keywords: list[str],
+) -> Markup:
+    """schema.org Dataset with the properties Google's Dataset rich results require (name,
+    description of 50 to 5000 characters) and those it recommends that the site has."""
+    if len(description) < 50:  # Google: at least 50 characters
+        description += " Every figure is computed at build time from the published run records."
+    data: dict = {
+        "@context": "https://schema.org",
+        "@type": "Dataset",
+        "name": name,
+        "description": description[:5000],
+        "url": url,
+        "creator": {"@type": "Organization", "name": creator},
+        "isAccessibleForFree": True,
+        "keywords": keywords,
+        "distribution": [
+            {"@type": "DataDownload", "encodingFormat": d.encoding, "contentUrl": d.url}
+            for d in downloads
+        ],
+    }
+    if (value := license_value(license)) is not None:
+        data["license"] = value
+    if dates is not None:
+        first, last = dates
+        data["temporalCoverage"] = f"{first.isoformat()}/{last.isoformat()}"
+        data["dateModified"] = last.isoformat()
     return json_for_html(data, indent=1)

@@ -6,6 +6,8 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
+from markupsafe import Markup
+
 from ..charts import Chart
 
 
@@ -52,6 +54,8 @@ class Page:
     in_sitemap: bool = True
     lastmod: str | None = None
     charts: tuple[Chart, ...] = ()  # drawn by the chart step before the page renders
+    image: str | None = None  # the output path of its link-preview card (views/social.py)
+    jsonld: tuple[Markup, ...] = ()  # structured data beside the template's own (jsonld.py)
 
     @property
     def path(self) -> str:
@@ -64,8 +68,14 @@ class Page:
 
 @dataclass(frozen=True)
 class DataFile:
+    """A file beside the pages: text (written as UTF-8) or, for images, bytes."""
+
     path: str
-    text: str
+    text: str | bytes
+
+    @property
+    def data(self) -> bytes:
+        return self.text if isinstance(self.text, bytes) else self.text.encode("utf-8")
 
 
 @dataclass

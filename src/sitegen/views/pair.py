@@ -40,6 +40,7 @@ class PairView(View):
     compare: list[tuple[str, str]]  # (other GPU, comparison route)
     description: str
     gpus: dict  # names for the compare links
+    badge: dict | None = None  # the README badge: path, markdown (views/share.py)
 
 
 def placeholders(src: Sources, model: str, gpu: str, summary: WorkloadSummary | None) -> dict:

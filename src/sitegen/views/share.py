@@ -1,0 +1,228 @@
+"""What makes a page travel: its breadcrumbs and Dataset JSON-LD, its link-preview card and
+badge, and the site's feeds and llms.txt, as jobs of the plan (views/__init__.py).
+
+A card is a job of its own, keyed by what it shows, so a page made again for another reason
+(its template, editors' copy) does not draw its PNG again.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+from collections.abc import Callable
+
+from markupsafe import Markup
+
+from ..badges import BADGE, badge_markdown, badge_svg, badge_value
+from ..cards import card_png
+from ..datafiles import pair_route
+from ..feeds import FEED, model_feed, model_feed_path, site_feed
+from ..glyphs import fonts_digest
+from ..llms import LLMS, llms_txt
+from .compare import compared
+from .jsonld import Download, breadcrumbs, dataset_jsonld
+from .keys import Keys
+from .page import DataFile, Page
+from .social import compare_card, image_path, model_card, pair_card
+from .sources import Sources, compare_route
+
+Made = tuple[list[Page], list[DataFile]]
+JSON, CSV = "application/json", "text/csv"
+
+
+def _dates(src: Sources, pairs: list[tuple[str, str]]) -> tuple[dt.date, dt.date] | None:
+    """First and last date of the current runs of `pairs`' summaries."""
+    summaries = [s for pair in pairs for s in src.summaries(*pair)]
+    if not summaries:
+        return None
+    return min(s.first_date for s in summaries), max(s.last_date for s in summaries)
+
+
+class Share:
+    """The extras of one plan's pages, and its share jobs."""
+
+    def __init__(self, src: Sources) -> None:
+        self.src = src
+        self.base = src.site.config.base_url
+
+    def _with(
+        self, page: Page, trail: list[tuple[str, str]] | None, *extra: Markup, image: bool
+    ) -> Page:
+        """`page` with its breadcrumbs (None: the overview has none), `extra` JSON-LD, and
+        its card's path where it has one."""
+        blocks = tuple(extra)
+        if trail is not None:
+            blocks = (breadcrumbs(self.base, trail), *blocks)
+        card = image_path(page.route) if image else None
+        return dataclasses.replace(page, jsonld=page.jsonld + blocks, image=card)
+
+    def _model(self, model: str) -> tuple[str, str]:
+        return self.src.site.models[model].name, f"models/{model}/"
+
+    def dataset(
+        self,
+        name: str,
+        description: str,
+        url: str,
+        downloads: list[Download],
+        pairs: list[tuple[str, str]],
+    ) -> Markup:
+        config = self.src.site.config
+        return dataset_jsonld(
+            name=name,
+            description=description,
+            url=url,
+            license=config.license,
+            creator=config.title or self.base,
+            downloads=downloads,
+            dates=_dates(self.src, pairs),
+            keywords=["LLM inference", "benchmark", "tokens per second", "GPU"],
+        )
+
+    def overview(self, page: Page) -> Page:
+        b = self.base
+        config = self.src.site.config
+        data = self.dataset(
+            f"{config.title}: leaderboard",
+            page.context.get("description") or config.description,
+            b,
+            [
+                Download(b + "data/leaderboard.json", JSON),
+                Download(b + "data/leaderboard.csv", CSV),
+            ],
+            self.src.pair_keys,
+        )
+        return self._with(page, None, data, image=False)
+
+    def pair(self, page: Page, model: str, gpu: str) -> Page:
+        route = pair_route(model, gpu)
+        data = self.dataset(
+            page.title,
+            page.context.get("description", ""),
+            self.base + route,
+            [Download(self.base + route + "data.json", JSON)],
+            [(model, gpu)],
+        )
+        trail = [self._model(model), (self.src.site.gpus[gpu].name, route)]
+        page = dataclasses.replace(
+            page, view=dataclasses.replace(page.view, badge=self.badge(model, gpu))
+        )
+        return self._with(page, trail, data, image=True)
+
+    def model(self, page: Page, model: str) -> Page:
+        return self._with(page, [self._model(model)], image=True)
+
+    def gpu(self, page: Page, gpu: str) -> Page:
+        return self._with(page, [(self.src.site.gpus[gpu].name, f"gpus/{gpu}/")], image=False)
+
+    def compare(self, page: Page, model: str, a: str, b: str) -> Page:
+        gpus = self.src.site.gpus
+        trail = [self._model(model), (f"{gpus[a].name} vs {gpus[b].name}", page.route)]
+        return self._with(page, trail, image=True)
+
+    def run(self, page: Page, model: str, gpu: str) -> Page:
+        site = self.src.site
+        pair = (f"{site.models[model].name} on {site.gpus[gpu].name}", pair_route(model, gpu))
+        return self._with(page, [self._model(model), pair, (page.title, page.route)], image=False)
+
+    def content(self, page: Page) -> Page:
+        return self._with(page, [(page.title, page.route)], image=False)
+
+    def badge(self, model: str, gpu: str) -> dict | None:
+        """The pair page's badge: its address and the Markdown that embeds it."""
+        src = self.src
+        summaries = src.summaries(model, gpu)
+        if not summaries:
+            return None
+        route = pair_route(model, gpu)
+        name = f"{src.site.models[model].name} on {src.site.gpus[gpu].name}"
+        return {
+            "path": route + BADGE,
+            "markdown": badge_markdown(name, self.base + route + BADGE, self.base + route),
+        }
+
+
+def badge_file(src: Sources, model: str, gpu: str) -> DataFile:
+    head = src.summaries(model, gpu)[0].headline
+    value = badge_value(head.throughput_per_gpu, head.target)
+    svg = badge_svg(src.site.gpus[gpu].name, value, head.throughput_per_gpu is not None)
+    return DataFile(pair_route(model, gpu) + BADGE, svg)
+
+
+def _files(*files: DataFile) -> Callable[[], Made]:
+    return lambda: ([], list(files))
+
+
+def share_jobs(src: Sources, keys: Keys, job: Callable) -> list:
+    """The jobs of the cards, badges, feeds and llms.txt; `job(name, key, make)` makes one."""
+    site = src.site
+    fonts = fonts_digest()
+    out = []
+    for model, gpu in src.pair_keys:
+        key = keys.of("card", None, fonts, keys.pair(model, gpu))
+        route = pair_route(model, gpu)
+        out.append(
+            job(
+                f"card {model} {gpu}",
+                key,
+                lambda m=model, g=gpu, r=route: (
+                    [],
+                    [DataFile(image_path(r), card_png(pair_card(src, m, g)))]
+                    + ([badge_file(src, m, g)] if src.summaries(m, g) else []),
+                ),
+            )
+        )
+    for model in src.models:
+        pairs = [keys.pair(model, g) for g in src.gpus_of(model)]
+        out.append(
+            job(
+                f"card {model}",
+                keys.of("card", None, fonts, pairs),
+                lambda m=model: (
+                    [],
+                    [DataFile(image_path(f"models/{m}/"), card_png(model_card(src, m)))],
+                ),
+            )
+        )
+        runs = [keys.run(r) for r in site.runs if r.model == model]
+        out.append(
+            job(
+                f"feed {model}",
+                keys.of("feed", None, runs),
+                lambda m=model: ([], [DataFile(model_feed_path(m), model_feed(site, m))]),
+            )
+        )
+    for model, a, b in compared(src):
+        key = keys.of("card", None, fonts, keys.pair(model, a), keys.pair(model, b))
+        out.append(
+            job(
+                f"card {model} {a} {b}",
+                key,
+                lambda m=model, a=a, b=b: (
+                    [],
+                    [
+                        DataFile(
+                            image_path(compare_route(a, b, m)), card_png(compare_card(src, m, a, b))
+                        )
+                    ],
+                ),
+            )
+        )
+    all_runs = sorted(keys.run(r) for r in site.runs)
+    out.append(
+        job(
+            "feed", keys.of("feed", None, all_runs), lambda: ([], [DataFile(FEED, site_feed(site))])
+        )
+    )
+    pairs = sorted(keys.pair(*k) for k in src.pair_keys)
+    out.append(
+        job(
+            "llms.txt",
+            keys.of("llms", None, pairs),
+            lambda: ([], [DataFile(LLMS, llms_txt(site, src.pairs))]),
+        )
+    )
+    return out
+
+
+__all__ = ["FEED", "LLMS", "Share", "share_jobs"]
