@@ -1,23 +1,19 @@
-"""pandas: run records -> one summary per model x GPU x workload, ready for pages and JSON."""
+"""numpy: run records -> one summary per model x GPU x workload, ready for pages and JSON."""
 
 from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-from collections.abc import Iterator, Mapping
+import itertools
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
-import pandas as pd
 
 from . import energy, frontier
 from .energy import Energy, Power
-from .records import Site
-from .records.columnar import run_rows
-
-CURVE = ["engine", "precision"]
-GROUP = ["model", "gpu", "workload"]
+from .records import Site, SweepRun
+from .records.columnar import ConfigTable, run_rows
 
 
 @dataclass(frozen=True)
@@ -88,112 +84,193 @@ class WorkloadSummary:
     older_runs: tuple[str, ...] = field(default=())
 
 
-FRAME_COLUMNS = (
-    "throughput_per_gpu",
-    "concurrency",
-    "gpus",
-    "tp",
-    "ep",
-    "ttft_ms",
-    "tpot_ms",
-    "power_w",
-)
+class _Configs:
+    """Every sweep config of a site in summary order, as plain Python lists (one item a config).
 
-
-def config_frame(site: Site) -> pd.DataFrame:
-    """One row per config of every sweep, with its run's identity beside it, from the table.
-
-    Rows follow the site's runs (date, then id), configs in record order; `row` is the config's
-    row in the site's table, from which a page makes the config itself when it quotes one.
+    The order: curve (model, GPU, workload, engine, precision), run date, ok before failed,
+    interactivity, throughput, then the site's own (runs by date and id, configs as recorded).
     """
-    sweeps = site.sweeps
-    table = site.table
-    columns = [*GROUP, *CURVE, "date", "run", "index", "status", "interactivity", *FRAME_COLUMNS]
-    if not sweeps or table is None:
-        return pd.DataFrame(columns=[*columns, "row"])
-    rows, lengths, index = run_rows(sweeps)
 
-    def per_run(values: list) -> np.ndarray:
-        out = np.empty(len(values), dtype=object)
-        out[:] = values
-        return np.repeat(out, lengths)
+    def __init__(self, sweeps: list[SweepRun], table: ConfigTable) -> None:
+        rows, lengths, index = run_rows(sweeps)
+        run = np.repeat(np.arange(len(sweeps)), lengths)
+        keys = [(r.model, r.gpu, r.workload, r.engine, r.precision) for r in sweeps]
+        ranks = {key: rank for rank, key in enumerate(sorted(set(keys)))}
+        curve = np.array([ranks[key] for key in keys], dtype=np.int64)[run]
+        day = np.array([r.date.toordinal() for r in sweeps], dtype=np.int64)[run]
+        columns = table.columns
+        ok = columns["status"][rows] == "ok"
+        interactivity = 1000.0 / columns["tpot_ms"][rows]  # as SweepConfig's: NaN without TPOT
+        throughput = columns["throughput_per_gpu"][rows]
+        order = np.lexsort((throughput, interactivity, ~ok, day, curve))  # stable
+        self.curve_keys = [ranked for ranked, _ in sorted(ranks.items(), key=lambda kv: kv[1])]
+        self._sorted = (curve[order], day[order], ok[order])
 
-    data: dict[str, Any] = {
-        name: per_run([getattr(r, name) for r in sweeps]) for name in (*GROUP, *CURVE, "date")
-    }
-    data["run"] = per_run([r.id for r in sweeps])
-    data["index"] = index
-    data["status"] = table.columns["status"][rows]
-    tpot = table.columns["tpot_ms"][rows]
-    data["interactivity"] = 1000.0 / tpot  # as SweepConfig.interactivity: NaN without a TPOT
-    for name in FRAME_COLUMNS:
-        data[name] = table.columns[name][rows]
-    data["row"] = rows
-    return pd.DataFrame(data, columns=[*columns, "row"])
+        def per_run(values: list) -> list:
+            column = np.empty(len(values), dtype=object)
+            column[:] = values
+            return column[run[order]].tolist()
+
+        self.run_ids = per_run([r.id for r in sweeps])
+        self.dates = per_run([r.date for r in sweeps])
+        self.engines = per_run([r.engine for r in sweeps])
+        self.precisions = per_run([r.precision for r in sweeps])
+        self.table_rows = rows[order].tolist()
+        self.indices = index[order].tolist()
+        self.interactivity = interactivity[order].tolist()
+        self.throughput_per_gpu = throughput[order].tolist()
+        self.concurrency = columns["concurrency"][rows][order].astype(np.int64).tolist()
+        self.gpus = columns["gpus"][rows][order].astype(np.int64).tolist()
+        self.tp = columns["tp"][rows][order].tolist()  # NaN where not given
+        self.ttft_ms = columns["ttft_ms"][rows][order].tolist()
+        self.tpot_ms = columns["tpot_ms"][rows][order].tolist()
+        self.power_w = columns["power_w"][rows][order].tolist()  # NaN where not measured
+
+    def spans(self) -> Iterator[tuple[int, bool, range]]:
+        """(curve rank, ok, positions) of each run of configs of one curve, date and status."""
+        curve, day, ok = self._sorted
+        changes = (curve[1:] != curve[:-1]) | (day[1:] != day[:-1]) | (ok[1:] != ok[:-1])
+        edges = [0, *(np.flatnonzero(changes) + 1).tolist(), len(curve)]
+        starts = edges[:-1]
+        for rank, good, start, stop in zip(
+            curve[starts].tolist(), ok[starts].tolist(), starts, edges[1:], strict=True
+        ):
+            yield rank, good, range(start, stop)
+
+    def points(self, span: range) -> list[dict]:
+        """The configs at `span` as data.json's `points` lists them."""
+        part = slice(span.start, span.stop)
+        return [
+            {
+                "interactivity": x,
+                "throughput_per_gpu": y,
+                "concurrency": concurrency,
+                "gpus": gpus,
+                "tp": None if tp != tp else int(tp),
+                "ttft_ms": ttft,
+                "tpot_ms": tpot,
+                "run": run,
+            }
+            for x, y, concurrency, gpus, tp, ttft, tpot, run in zip(
+                self.interactivity[part],
+                self.throughput_per_gpu[part],
+                self.concurrency[part],
+                self.gpus[part],
+                self.tp[part],
+                self.ttft_ms[part],
+                self.tpot_ms[part],
+                self.run_ids[part],
+                strict=True,
+            )
+        ]
+
+    def frontier(self, span: range) -> tuple[frontier.Point, ...]:
+        part = slice(span.start, span.stop)
+        xs, ys = self.interactivity[part], self.throughput_per_gpu[part]
+        return frontier.pareto_frontier(map(frontier.Point, xs, ys))
+
+    def frontier_power(self, front: tuple[frontier.Point, ...], span: range) -> tuple:
+        """The measured power per GPU of each frontier point (the first config at that point)."""
+        part = slice(span.start, span.stop)
+        power: dict[tuple[float, float], float] = {}
+        for x, y, watts in zip(
+            self.interactivity[part], self.throughput_per_gpu[part], self.power_w[part], strict=True
+        ):
+            if watts == watts:  # NaN: not measured
+                power.setdefault((x, y), watts)
+        return tuple(power.get((p.interactivity, p.throughput_per_gpu)) for p in front)
 
 
-def mark_current(frame: pd.DataFrame) -> pd.DataFrame:
-    """Flag, per engine x precision, the configs of its latest date (docs/data.md, numbers, 0)."""
-    latest = frame.groupby(GROUP + CURVE)["date"].transform("max")
-    return frame.assign(current=frame["date"] == latest)
+@dataclass(frozen=True)
+class _Day:
+    """The configs of one curve's runs of one date, as positions in the summary order."""
+
+    date: dt.date
+    ok: range
+    failed: range
+    runs: tuple[str, ...]  # the day's run ids, sorted
 
 
-Row = Mapping[str, Any]
+@dataclass(frozen=True)
+class _Curve:
+    key: tuple[str, str, str, str, str]  # model, gpu, workload, engine, precision
+    days: tuple[_Day, ...]  # by date; the last holds the curve's current runs
+
+    @property
+    def now(self) -> _Day:
+        return self.days[-1]
 
 
-def _point_record(row: Row) -> dict:
-    """A config as data.json's `points` lists it."""
-    return {
-        "interactivity": float(row["interactivity"]),
-        "throughput_per_gpu": float(row["throughput_per_gpu"]),
-        "concurrency": int(row["concurrency"]),
-        "gpus": int(row["gpus"]),
-        "tp": None if pd.isna(row["tp"]) else int(row["tp"]),
-        "ttft_ms": float(row["ttft_ms"]),
-        "tpot_ms": float(row["tpot_ms"]),
-        "run": row["run"],
-    }
+def _curves(configs: _Configs) -> Iterator[_Curve]:
+    """Each curve of the site with its days, in the order of the curve keys."""
+    for rank, spans in itertools.groupby(configs.spans(), key=lambda span: span[0]):
+        days: dict[dt.date, tuple[range, range]] = {}  # date -> (ok, failed)
+        for _, ok, span in spans:
+            date = configs.dates[span.start]
+            good, failed = days.get(date, (range(0), range(0)))
+            days[date] = (span, failed) if ok else (good, span)
+        yield _Curve(
+            configs.curve_keys[rank],
+            tuple(_day(configs, date, ok, failed) for date, (ok, failed) in days.items()),
+        )
+
+
+def _day(configs: _Configs, date: dt.date, ok: range, failed: range) -> _Day:
+    ids = configs.run_ids
+    runs = {*ids[ok.start : ok.stop], *ids[failed.start : failed.stop]}
+    return _Day(date, ok, failed, tuple(sorted(runs)))
+
+
+PENDING = "?"  # a quote's parallelism until _Quoting.label fills it in
 
 
 class _Quoting:
-    """Turns rows into what a page quotes; the parallelism label comes from the config itself."""
+    """Turns configs into what a page quotes. The parallelism label comes from the config
+    itself: quotes are made with it pending, and `label` makes their configs all at once."""
 
-    def __init__(self, table: Any) -> None:
+    def __init__(self, table: ConfigTable, configs: _Configs) -> None:
         self.table = table
+        self.configs = configs
+        self.pending: list[tuple[dict, int]] = []
 
-    def parallelism(self, row: Row) -> str:
-        return self.table.config(int(row["row"])).parallelism
+    def _later(self, quote: dict, at: int) -> dict:
+        self.pending.append((quote, self.configs.table_rows[at]))
+        return quote
 
-    def config(self, row: Row) -> dict:
+    def config(self, at: int) -> dict:
         """A config as the page quotes it: its point, and where it comes from."""
-        return dict(
-            _point_record(row),
-            engine=row["engine"],
-            precision=row["precision"],
-            parallelism=self.parallelism(row),
-            date=row["date"],
-            index=int(row["index"]),
+        c = self.configs
+        (point,) = c.points(range(at, at + 1))
+        quote = dict(
+            point,
+            engine=c.engines[at],
+            precision=c.precisions[at],
+            parallelism=PENDING,
+            date=c.dates[at],
+            index=c.indices[at],
         )
+        return self._later(quote, at)
 
-    def failed(self, row: Row) -> dict:
-        keys = ("run", "engine", "precision")
-        return (
-            {k: row[k] for k in keys}
-            | {"parallelism": self.parallelism(row)}
-            | {k: int(row[k]) for k in ("index", "concurrency", "gpus")}
-        )
+    def failed(self, at: int) -> dict:
+        c = self.configs
+        quote = {
+            "run": c.run_ids[at],
+            "engine": c.engines[at],
+            "precision": c.precisions[at],
+            "parallelism": PENDING,
+            "index": c.indices[at],
+            "concurrency": c.concurrency[at],
+            "gpus": c.gpus[at],
+        }
+        return self._later(quote, at)
 
-
-def _points(rows: list[Row]) -> list[frontier.Point]:
-    return [frontier.Point(r["interactivity"], r["throughput_per_gpu"]) for r in rows]
-
-
-def _by(rows: list[Row], *keys: str) -> dict[tuple, list[Row]]:
-    """Rows grouped by the values of `keys`, groups sorted, row order kept within each."""
-    groups: dict[tuple, list[Row]] = {}
-    for row in rows:
-        groups.setdefault(tuple(row[k] for k in keys), []).append(row)
-    return dict(sorted(groups.items()))
+    def label(self) -> None:
+        """Fill in the parallelism of every pending quote from its config, made from the table."""
+        if self.pending:
+            made = self.table.at([row for _, row in self.pending])
+            for (quote, _), config in zip(self.pending, made, strict=True):
+                quote["parallelism"] = config.parallelism
+        self.pending = []
 
 
 class _Rungs:
@@ -227,9 +304,10 @@ class _Rungs:
         return self.all_in
 
     def curve_rungs(self, curve: CurveSummary, targets: list[float]) -> tuple[CurveRung, ...]:
+        read = frontier.reader(curve.frontier, self.method)  # value_at, tangents computed once
         rungs = []
         for target in targets:
-            value = frontier.value_at(curve.frontier, target, self.method)
+            value = read(target)
             power = self.power(curve, target) if value is not None else None
             rungs.append(CurveRung(target, value, power))
         return tuple(rungs)
@@ -265,128 +343,116 @@ def rung_targets(site: Site) -> list[float]:
     return sorted({*config.targets, config.headline_interactivity})
 
 
-def _frontier_power(front: tuple[frontier.Point, ...], rows: list[Row]) -> tuple:
-    """The measured power per GPU of each frontier point (the first config at that point)."""
-    power: dict[tuple[float, float], float] = {}
-    for r in rows:
-        watts = r["power_w"]
-        if watts is not None and watts == watts:  # NaN: not measured
-            power.setdefault((r["interactivity"], r["throughput_per_gpu"]), float(watts))
-    return tuple(power.get((p.interactivity, p.throughput_per_gpu)) for p in front)
-
-
-def _histories(rows: list[Row], target: float, method: str) -> dict[tuple, tuple]:
-    """(engine, precision) -> the curve's value at the headline target for each run date."""
-    histories: dict[tuple, list[HistoryPoint]] = {}
-    for (engine, precision, date), day in _by(rows, "engine", "precision", "date").items():
-        ok = [r for r in day if r["status"] == "ok"]
-        value = frontier.value_at(frontier.pareto_frontier(_points(ok)), target, method)
-        point = HistoryPoint(date, value, tuple(sorted({r["run"] for r in day})))
-        histories.setdefault((engine, precision), []).append(point)
-    return {key: tuple(points) for key, points in histories.items()}
-
-
-def _headline_row(curve_rows: list[Row], target: float) -> Row | None:
+def _headline_row(configs: _Configs, span: range, target: float) -> int | None:
     """The measured config that carries the headline: the highest throughput meeting the target."""
-    meeting = [r for r in curve_rows if r["interactivity"] >= target]
+    xs, ys = configs.interactivity, configs.throughput_per_gpu
+    meeting = [at for at in span if xs[at] >= target]
     if not meeting:
         return None
-    return max(meeting, key=lambda r: (r["throughput_per_gpu"], r["interactivity"]))
+    return max(meeting, key=lambda at: (ys[at], xs[at]))
 
 
-def summarise_workload(site: Site, rows: list[Row], quote: _Quoting) -> WorkloadSummary | None:
-    """One model x GPU x workload from all of its config rows (current and older)."""
-    model, gpu, workload = (rows[0][k] for k in GROUP)
+def _fastest(configs: _Configs, spans: list[range], latency_ms: list[float]) -> int:
+    """The config of the lowest latency among `spans`; ties to the lowest run id, then index."""
+    least = min(min(latency_ms[span.start : span.stop]) for span in spans)
+    tied = [at for span in spans for at in span if latency_ms[at] == least]
+    return min(tied, key=lambda at: (configs.run_ids[at], configs.indices[at]))
+
+
+def _curve_summary(
+    configs: _Configs, curve: _Curve, make: _Rungs, targets: list[float], headline: float
+) -> CurveSummary:
+    """One engine x precision: its current points and frontier, and its value on every date."""
+    fronts = [configs.frontier(day.ok) for day in curve.days]
+    history = tuple(
+        HistoryPoint(day.date, frontier.value_at(front, headline, make.method), day.runs)
+        for day, front in zip(curve.days, fronts, strict=True)
+    )
+    now, front = curve.now, fronts[-1]
+    summary = CurveSummary(
+        *curve.key[3:],
+        front,
+        tuple(configs.points(now.ok)),
+        point_rows=tuple(configs.table_rows[now.ok.start : now.ok.stop]),
+        point_dates=(now.date.isoformat(),) * len(now.ok),
+        history=history,
+        frontier_power_w=configs.frontier_power(front, now.ok),
+    )
+    return dataclasses.replace(summary, rungs=make.curve_rungs(summary, targets))
+
+
+def summarise_workload(
+    site: Site, configs: _Configs, curves: list[_Curve], quote: _Quoting
+) -> WorkloadSummary | None:
+    """One model x GPU x workload from its curves (current runs and older)."""
+    model, gpu, workload = curves[0].key[:3]
     config = site.config
-    method = config.frontier_method
-    current = [r for r in rows if r["current"]]
-    ok = [r for r in current if r["status"] == "ok"]
-    if not ok:
+    live = [c for c in curves if c.now.ok]  # curves with ok configs in their current runs
+    if not live:
         return None
-    histories = _histories(rows, config.headline_interactivity, method)
-    by_curve = _by(ok, *CURVE)
     make = _Rungs(site, gpu, workload)
     targets = rung_targets(site)
-    curves = {}
-    for (engine, precision), curve_rows in by_curve.items():
-        front = frontier.pareto_frontier(_points(curve_rows))
-        curve = CurveSummary(
-            engine,
-            precision,
-            front,
-            tuple(_point_record(r) for r in curve_rows),
-            history=histories[(engine, precision)],
-            point_rows=tuple(int(r["row"]) for r in curve_rows),
-            point_dates=tuple(r["date"].isoformat() for r in curve_rows),
-            frontier_power_w=_frontier_power(front, curve_rows),
-        )
-        curves[engine, precision] = dataclasses.replace(
-            curve, rungs=make.curve_rungs(curve, targets)
-        )
-    ladder = [_best_row(make, curves, targets, t) for t in sorted(config.targets)]
-    head = _best_row(make, curves, targets, config.headline_interactivity)
+    headline = config.headline_interactivity
+    summaries = {c.key[3:]: _curve_summary(configs, c, make, targets, headline) for c in live}
+    ladder = [_best_row(make, summaries, targets, t) for t in sorted(config.targets)]
+    head = _best_row(make, summaries, targets, headline)
     headline_config = None
     if head.engine is not None:
-        on_curve = by_curve[(head.engine, head.precision)]
-        row = _headline_row(on_curve, config.headline_interactivity)
-        headline_config = quote.config(row) if row is not None else None
-    dates = [r["date"] for r in current]
+        (on_curve,) = (c for c in live if c.key[3:] == (head.engine, head.precision))
+        at = _headline_row(configs, on_curve.now.ok, headline)
+        headline_config = quote.config(at) if at is not None else None
+    ok = [c.now.ok for c in live]
+    dates = [c.now.date for c in curves]
+    current = {run for c in curves for run in c.now.runs}
+    every = {run for c in curves for day in c.days for run in day.runs}
+    throughput = configs.throughput_per_gpu
     return WorkloadSummary(
         model=model,
         gpu=gpu,
         workload=workload,
-        configs=len(ok),
-        engines=tuple(sorted({r["engine"] for r in ok})),
-        precisions=tuple(sorted({r["precision"] for r in ok})),
+        configs=sum(map(len, ok)),
+        engines=tuple(sorted({c.key[3] for c in live})),
+        precisions=tuple(sorted({c.key[4] for c in live})),
         first_date=min(dates),
         last_date=max(dates),
-        peak_throughput_per_gpu=float(max(r["throughput_per_gpu"] for r in ok)),
+        peak_throughput_per_gpu=max(max(throughput[span.start : span.stop]) for span in ok),
         ladder=tuple(ladder),
-        curves=tuple(curves.values()),
+        curves=tuple(summaries.values()),
         headline=head,
         headline_config=headline_config,
-        fastest_ttft=quote.config(min(ok, key=lambda r: (r["ttft_ms"], r["run"], r["index"]))),
-        fastest_tpot=quote.config(min(ok, key=lambda r: (r["tpot_ms"], r["run"], r["index"]))),
-        failed=tuple(quote.failed(r) for r in current if r["status"] != "ok"),
-        current_runs=tuple(sorted({r["run"] for r in current})),
-        older_runs=tuple(sorted({r["run"] for r in rows} - {r["run"] for r in current})),
+        fastest_ttft=quote.config(_fastest(configs, ok, configs.ttft_ms)),
+        fastest_tpot=quote.config(_fastest(configs, ok, configs.tpot_ms)),
+        failed=tuple(quote.failed(at) for c in curves for at in c.now.failed),
+        current_runs=tuple(sorted(current)),
+        older_runs=tuple(sorted(every - current)),
     )
 
 
-def _groups(frame: pd.DataFrame) -> Iterator[list[Row]]:
-    """The rows of each model x GPU x workload of a frame sorted by them, as plain dicts.
-
-    Rows are made one group at a time from the columns (never the whole frame at once).
-    """
-    names = list(frame.columns)
-    columns = [frame[name].to_numpy() for name in names]
-    keys = frame[GROUP].to_numpy()
-    changes = np.flatnonzero((keys[1:] != keys[:-1]).any(axis=1)) + 1
-    edges = [0, *changes.tolist(), len(frame)]
-    for start, stop in zip(edges, edges[1:], strict=False):
-        cells = [col[start:stop].tolist() for col in columns]
-        yield [dict(zip(names, values, strict=True)) for values in zip(*cells, strict=True)]
+def _workloads(configs: _Configs) -> Iterator[list[_Curve]]:
+    """The curves of each model x GPU x workload, in the order of their keys."""
+    for _, curves in itertools.groupby(_curves(configs), key=lambda curve: curve.key[:3]):
+        yield list(curves)
 
 
 def summarise(site: Site) -> dict[tuple[str, str], list[WorkloadSummary]]:
     """(model, gpu) -> its workloads' summaries, the default workload first.
 
-    pandas does the whole-table work once (the current runs, the order of points); each
-    model x GPU x workload is then assembled from its plain rows.
+    numpy orders every config once (by curve, date, status and point); each model x GPU x
+    workload is then assembled from spans of that order, Python objects made only for what
+    the summary holds.
     """
-    frame = config_frame(site)
+    sweeps = site.sweeps
     pairs: dict[tuple[str, str], list[WorkloadSummary]] = {}
-    if frame.empty:
+    if not sweeps or site.table is None or not any(len(r.configs) for r in sweeps):
         return pairs
-    frame = mark_current(frame).sort_values(
-        GROUP + CURVE + ["interactivity", "throughput_per_gpu"], kind="stable"
-    )
-    default = site.config.default_workload
-    quote = _Quoting(site.table)
-    for rows in _groups(frame):
-        summary = summarise_workload(site, rows, quote)
+    configs = _Configs(sweeps, site.table)
+    quote = _Quoting(site.table, configs)
+    for curves in _workloads(configs):
+        summary = summarise_workload(site, configs, curves, quote)
         if summary is not None:
             pairs.setdefault((summary.model, summary.gpu), []).append(summary)
+    quote.label()
+    default = site.config.default_workload
     for summaries in pairs.values():
         summaries.sort(key=lambda s: (s.workload != default, s.workload))
     return pairs
