@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
-import dataclasses
+import bisect
 import datetime as dt
 import itertools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 import numpy as np
+import pandas as pd
 
 from . import energy, frontier
 from .energy import Energy, Power
 from .records import Site, SweepRun
 from .records.columnar import ConfigTable, run_rows
+
+Frontier = tuple[frontier.Point, ...]
+Reader = Callable[[float], float | None]  # frontier.reader: a curve's value at a target
 
 
 @dataclass(frozen=True)
@@ -104,7 +108,12 @@ class _Configs:
         throughput = columns["throughput_per_gpu"][rows]
         order = np.lexsort((throughput, interactivity, ~ok, day, curve))  # stable
         self.curve_keys = [ranked for ranked, _ in sorted(ranks.items(), key=lambda kv: kv[1])]
-        self._sorted = (curve[order], day[order], ok[order])
+        curve, day, ok = curve[order], day[order], ok[order]
+        changes = (curve[1:] != curve[:-1]) | (day[1:] != day[:-1]) | (ok[1:] != ok[:-1])
+        starts = np.concatenate(([0], np.flatnonzero(changes) + 1))
+        self._spans = (curve[starts].tolist(), ok[starts].tolist(), [*starts.tolist(), len(curve)])
+        # the positions, ascending, of the configs on their span's Pareto frontier
+        self._frontier_at = np.flatnonzero(beats_the_rest(throughput[order], starts)).tolist()
 
         def per_run(values: list) -> list:
             column = np.empty(len(values), dtype=object)
@@ -128,13 +137,8 @@ class _Configs:
 
     def spans(self) -> Iterator[tuple[int, bool, range]]:
         """(curve rank, ok, positions) of each run of configs of one curve, date and status."""
-        curve, day, ok = self._sorted
-        changes = (curve[1:] != curve[:-1]) | (day[1:] != day[:-1]) | (ok[1:] != ok[:-1])
-        edges = [0, *(np.flatnonzero(changes) + 1).tolist(), len(curve)]
-        starts = edges[:-1]
-        for rank, good, start, stop in zip(
-            curve[starts].tolist(), ok[starts].tolist(), starts, edges[1:], strict=True
-        ):
+        ranks, ok, edges = self._spans
+        for rank, good, start, stop in zip(ranks, ok, edges, edges[1:], strict=False):
             yield rank, good, range(start, stop)
 
     def points(self, span: range) -> list[dict]:
@@ -164,12 +168,14 @@ class _Configs:
             )
         ]
 
-    def frontier(self, span: range) -> tuple[frontier.Point, ...]:
-        part = slice(span.start, span.stop)
-        xs, ys = self.interactivity[part], self.throughput_per_gpu[part]
-        return frontier.pareto_frontier(map(frontier.Point, xs, ys))
+    def frontier(self, span: range) -> Frontier:
+        """The Pareto frontier of the configs at `span`, given only the points that are on it."""
+        on = self._frontier_at
+        xs, ys = self.interactivity, self.throughput_per_gpu
+        kept = on[bisect.bisect_left(on, span.start) : bisect.bisect_left(on, span.stop)]
+        return frontier.pareto_frontier([frontier.Point(xs[at], ys[at]) for at in kept])
 
-    def frontier_power(self, front: tuple[frontier.Point, ...], span: range) -> tuple:
+    def frontier_power(self, front: Frontier, span: range) -> tuple:
         """The measured power per GPU of each frontier point (the first config at that point)."""
         part = slice(span.start, span.stop)
         power: dict[tuple[float, float], float] = {}
@@ -179,6 +185,21 @@ class _Configs:
             if watts == watts:  # NaN: not measured
                 power.setdefault((x, y), watts)
         return tuple(power.get((p.interactivity, p.throughput_per_gpu)) for p in front)
+
+
+def beats_the_rest(values: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """Whether each value is above every later value of its span (spans begin at `starts`).
+
+    Where a span's points are sorted by interactivity, then throughput, the throughputs that
+    beat the rest are exactly its Pareto frontier (of equal points, one).
+    """
+    n = len(values)
+    span = np.repeat(np.arange(len(starts)), np.diff(np.append(starts, n)))
+    backwards = values[::-1]
+    best = pd.Series(backwards).groupby(span[::-1], sort=False).cummax().to_numpy()
+    before = np.concatenate(([-np.inf], best[:-1]))  # the best of the values after each
+    before[n - np.append(starts[1:], n)] = -np.inf  # a span's last value: nothing after it
+    return (backwards > before)[::-1]
 
 
 @dataclass(frozen=True)
@@ -295,22 +316,24 @@ class _Rungs:
             for tier, price in self.prices
         }
 
-    def power(self, curve: CurveSummary, target: float) -> Power | None:
-        """The configs' measured power where the points read have it, else the all-in figure."""
-        if any(w is not None for w in curve.frontier_power_w):
-            measured = energy.power_at(curve.frontier, curve.frontier_power_w, target, self.method)
-            if measured is not None:
-                return energy.measured(measured)
-        return self.all_in
-
-    def curve_rungs(self, curve: CurveSummary, targets: list[float]) -> tuple[CurveRung, ...]:
-        read = frontier.reader(curve.frontier, self.method)  # value_at, tangents computed once
+    def curve_rungs(
+        self, front: Frontier, power_w: tuple, read: Reader, targets: list[float]
+    ) -> tuple[CurveRung, ...]:
+        """A curve's value at each target (`read`: frontier.reader of `front`), and the power
+        behind it: measured where the points read have it (power_w), else the all-in figure."""
+        measured = any(w is not None for w in power_w)
         rungs = []
         for target in targets:
             value = read(target)
-            power = self.power(curve, target) if value is not None else None
+            power = None
+            if value is not None:
+                power = self.power(front, power_w, target) if measured else self.all_in
             rungs.append(CurveRung(target, value, power))
         return tuple(rungs)
+
+    def power(self, front: Frontier, power_w: tuple, target: float) -> Power | None:
+        watts = energy.power_at(front, power_w, target, self.method)
+        return energy.measured(watts) if watts is not None else self.all_in
 
     def row(self, rung: frontier.Rung, power: Power | None) -> LadderRow:
         """The ladder row of `rung`, with the power of the curve it is read from."""
@@ -364,21 +387,23 @@ def _curve_summary(
 ) -> CurveSummary:
     """One engine x precision: its current points and frontier, and its value on every date."""
     fronts = [configs.frontier(day.ok) for day in curve.days]
+    reads = [frontier.reader(front, make.method) for front in fronts]  # value_at, made once
     history = tuple(
-        HistoryPoint(day.date, frontier.value_at(front, headline, make.method), day.runs)
-        for day, front in zip(curve.days, fronts, strict=True)
+        HistoryPoint(day.date, read(headline), day.runs)
+        for day, read in zip(curve.days, reads, strict=True)
     )
     now, front = curve.now, fronts[-1]
-    summary = CurveSummary(
+    power_w = configs.frontier_power(front, now.ok)
+    return CurveSummary(
         *curve.key[3:],
         front,
         tuple(configs.points(now.ok)),
         point_rows=tuple(configs.table_rows[now.ok.start : now.ok.stop]),
         point_dates=(now.date.isoformat(),) * len(now.ok),
         history=history,
-        frontier_power_w=configs.frontier_power(front, now.ok),
+        frontier_power_w=power_w,
+        rungs=make.curve_rungs(front, power_w, reads[-1], targets),
     )
-    return dataclasses.replace(summary, rungs=make.curve_rungs(summary, targets))
 
 
 def summarise_workload(
