@@ -17,6 +17,7 @@ from .records import Site, SweepRun
 from .records.columnar import ConfigTable, run_rows
 
 Frontier = tuple[frontier.Point, ...]
+CurveKey = tuple[str, str, str, str, str]  # model, gpu, workload, engine, precision
 Reader = Callable[[float], float | None]  # frontier.reader: a curve's value at a target
 
 
@@ -98,42 +99,40 @@ class _Configs:
     def __init__(self, sweeps: list[SweepRun], table: ConfigTable) -> None:
         rows, lengths, index = run_rows(sweeps)
         run = np.repeat(np.arange(len(sweeps)), lengths)
-        keys = [(r.model, r.gpu, r.workload, r.engine, r.precision) for r in sweeps]
-        ranks = {key: rank for rank, key in enumerate(sorted(set(keys)))}
-        curve = np.array([ranks[key] for key in keys], dtype=np.int64)[run]
+        self.curve_keys, curve_of_run = _curve_ranks(sweeps)
+        curve = curve_of_run[run]
         day = np.array([r.date.toordinal() for r in sweeps], dtype=np.int64)[run]
         columns = table.columns
         ok = columns["status"][rows] == "ok"
         interactivity = 1000.0 / columns["tpot_ms"][rows]  # as SweepConfig's: NaN without TPOT
         throughput = columns["throughput_per_gpu"][rows]
         order = np.lexsort((throughput, interactivity, ~ok, day, curve))  # stable
-        self.curve_keys = [ranked for ranked, _ in sorted(ranks.items(), key=lambda kv: kv[1])]
         curve, day, ok = curve[order], day[order], ok[order]
         changes = (curve[1:] != curve[:-1]) | (day[1:] != day[:-1]) | (ok[1:] != ok[:-1])
         starts = np.concatenate(([0], np.flatnonzero(changes) + 1))
         self._spans = (curve[starts].tolist(), ok[starts].tolist(), [*starts.tolist(), len(curve)])
         # the positions, ascending, of the configs on their span's Pareto frontier
         self._frontier_at = np.flatnonzero(beats_the_rest(throughput[order], starts)).tolist()
-
-        def per_run(values: list) -> list:
-            column = np.empty(len(values), dtype=object)
-            column[:] = values
-            return column[run[order]].tolist()
-
-        self.run_ids = per_run([r.id for r in sweeps])
-        self.dates = per_run([r.date for r in sweeps])
-        self.engines = per_run([r.engine for r in sweeps])
-        self.precisions = per_run([r.precision for r in sweeps])
-        self.table_rows = rows[order].tolist()
+        self.sweeps = sweeps
+        self.run = run[order].tolist()  # each config's sweep, as its position in `sweeps`
+        ids = np.empty(len(sweeps), dtype=object)
+        ids[:] = [r.id for r in sweeps]
+        self.run_ids = ids[run[order]].tolist()
+        taken = rows[order]
+        self.table_rows = taken.tolist()
         self.indices = index[order].tolist()
         self.interactivity = interactivity[order].tolist()
         self.throughput_per_gpu = throughput[order].tolist()
-        self.concurrency = columns["concurrency"][rows][order].astype(np.int64).tolist()
-        self.gpus = columns["gpus"][rows][order].astype(np.int64).tolist()
-        self.tp = columns["tp"][rows][order].tolist()  # NaN where not given
-        self.ttft_ms = columns["ttft_ms"][rows][order].tolist()
-        self.tpot_ms = columns["tpot_ms"][rows][order].tolist()
-        self.power_w = columns["power_w"][rows][order].tolist()  # NaN where not measured
+        self.concurrency = columns["concurrency"][taken].astype(np.int64).tolist()
+        self.gpus = columns["gpus"][taken].astype(np.int64).tolist()
+        self.tp = columns["tp"][taken].tolist()  # NaN where not given
+        self.ttft_ms = columns["ttft_ms"][taken].tolist()
+        self.tpot_ms = columns["tpot_ms"][taken].tolist()
+        self.power_w = columns["power_w"][taken].tolist()  # NaN where not measured
+
+    def sweep(self, at: int) -> SweepRun:
+        """The run of the config at position `at`."""
+        return self.sweeps[self.run[at]]
 
     def spans(self) -> Iterator[tuple[int, bool, range]]:
         """(curve rank, ok, positions) of each run of configs of one curve, date and status."""
@@ -202,6 +201,14 @@ def beats_the_rest(values: np.ndarray, starts: np.ndarray) -> np.ndarray:
     return (backwards > before)[::-1]
 
 
+def _curve_ranks(sweeps: list[SweepRun]) -> tuple[list[CurveKey], np.ndarray]:
+    """The curve keys sorted, and each sweep's curve as its rank among them."""
+    keys = [(r.model, r.gpu, r.workload, r.engine, r.precision) for r in sweeps]
+    ranked = sorted(set(keys))
+    rank = {key: i for i, key in enumerate(ranked)}
+    return ranked, np.array([rank[key] for key in keys], dtype=np.int64)
+
+
 @dataclass(frozen=True)
 class _Day:
     """The configs of one curve's runs of one date, as positions in the summary order."""
@@ -214,7 +221,7 @@ class _Day:
 
 @dataclass(frozen=True)
 class _Curve:
-    key: tuple[str, str, str, str, str]  # model, gpu, workload, engine, precision
+    key: CurveKey
     days: tuple[_Day, ...]  # by date; the last holds the curve's current runs
 
     @property
@@ -227,7 +234,7 @@ def _curves(configs: _Configs) -> Iterator[_Curve]:
     for rank, spans in itertools.groupby(configs.spans(), key=lambda span: span[0]):
         days: dict[dt.date, tuple[range, range]] = {}  # date -> (ok, failed)
         for _, ok, span in spans:
-            date = configs.dates[span.start]
+            date = configs.sweep(span.start).date
             good, failed = days.get(date, (range(0), range(0)))
             days[date] = (span, failed) if ok else (good, span)
         yield _Curve(
@@ -260,24 +267,24 @@ class _Quoting:
 
     def config(self, at: int) -> dict:
         """A config as the page quotes it: its point, and where it comes from."""
-        c = self.configs
-        (point,) = c.points(range(at, at + 1))
+        (point,) = self.configs.points(range(at, at + 1))
+        sweep = self.configs.sweep(at)
         quote = dict(
             point,
-            engine=c.engines[at],
-            precision=c.precisions[at],
+            engine=sweep.engine,
+            precision=sweep.precision,
             parallelism=PENDING,
-            date=c.dates[at],
-            index=c.indices[at],
+            date=sweep.date,
+            index=self.configs.indices[at],
         )
         return self._later(quote, at)
 
     def failed(self, at: int) -> dict:
-        c = self.configs
+        c, sweep = self.configs, self.configs.sweep(at)
         quote = {
-            "run": c.run_ids[at],
-            "engine": c.engines[at],
-            "precision": c.precisions[at],
+            "run": sweep.id,
+            "engine": sweep.engine,
+            "precision": sweep.precision,
             "parallelism": PENDING,
             "index": c.indices[at],
             "concurrency": c.concurrency[at],
@@ -387,10 +394,11 @@ def _curve_summary(
 ) -> CurveSummary:
     """One engine x precision: its current points and frontier, and its value on every date."""
     fronts = [configs.frontier(day.ok) for day in curve.days]
-    reads = [frontier.reader(front, make.method) for front in fronts]  # value_at, made once
+    read = frontier.reader(fronts[-1], make.method)  # value_at of the current frontier
+    values = [frontier.value_at(f, headline, make.method) for f in fronts[:-1]] + [read(headline)]
     history = tuple(
-        HistoryPoint(day.date, read(headline), day.runs)
-        for day, read in zip(curve.days, reads, strict=True)
+        HistoryPoint(day.date, value, day.runs)
+        for day, value in zip(curve.days, values, strict=True)
     )
     now, front = curve.now, fronts[-1]
     power_w = configs.frontier_power(front, now.ok)
@@ -402,7 +410,7 @@ def _curve_summary(
         point_dates=(now.date.isoformat(),) * len(now.ok),
         history=history,
         frontier_power_w=power_w,
-        rungs=make.curve_rungs(front, power_w, reads[-1], targets),
+        rungs=make.curve_rungs(front, power_w, read, targets),
     )
 
 
