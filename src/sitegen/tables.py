@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import bisect
 import contextlib
 import datetime as dt
 import gc
@@ -101,20 +100,21 @@ class _Configs:
     def __init__(self, sweeps: list[SweepRun], table: ConfigTable) -> None:
         rows, lengths, index = run_rows(sweeps)
         run = np.repeat(np.arange(len(sweeps)), lengths)
-        self.curve_keys, curve_of_run = _curve_ranks(sweeps)
-        curve = curve_of_run[run]
-        day = np.array([r.date.toordinal() for r in sweeps], dtype=np.int64)[run]
+        self.day_keys, day_of_run = _day_ranks(sweeps)
         columns = table.columns
-        ok = columns["status"][rows] == "ok"
+        failed = columns["status"][rows] != "ok"
+        group = day_of_run[run] * 2 + failed  # a curve's date, its ok configs before the failed
         interactivity = 1000.0 / columns["tpot_ms"][rows]  # as SweepConfig's: NaN without TPOT
         throughput = columns["throughput_per_gpu"][rows]
-        order = np.lexsort((throughput, interactivity, ~ok, day, curve))  # stable
-        curve, day, ok = curve[order], day[order], ok[order]
-        changes = (curve[1:] != curve[:-1]) | (day[1:] != day[:-1]) | (ok[1:] != ok[:-1])
-        starts = np.concatenate(([0], np.flatnonzero(changes) + 1))
-        self._spans = (curve[starts].tolist(), ok[starts].tolist(), [*starts.tolist(), len(curve)])
-        # the positions, ascending, of the configs on their span's Pareto frontier
-        self._frontier_at = np.flatnonzero(beats_the_rest(throughput[order], starts)).tolist()
+        order = np.lexsort((throughput, interactivity, group))  # stable
+        group = group[order]
+        starts = np.concatenate(([0], np.flatnonzero(group[1:] != group[:-1]) + 1))
+        edges = [*starts.tolist(), len(group)]
+        # the configs on their span's Pareto frontier: their points, and each span's share
+        on = np.flatnonzero(beats_the_rest(throughput[order], starts))
+        self._front_x = interactivity[order][on].tolist()
+        self._front_y = throughput[order][on].tolist()
+        self._spans = (group[starts].tolist(), edges, np.searchsorted(on, edges).tolist())
         self.sweeps = sweeps
         self.run = run[order].tolist()  # each config's sweep, as its position in `sweeps`
         ids = np.empty(len(sweeps), dtype=object)
@@ -136,11 +136,17 @@ class _Configs:
         """The run of the config at position `at`."""
         return self.sweeps[self.run[at]]
 
-    def spans(self) -> Iterator[tuple[int, bool, range]]:
-        """(curve rank, ok, positions) of each run of configs of one curve, date and status."""
-        ranks, ok, edges = self._spans
-        for rank, good, start, stop in zip(ranks, ok, edges, edges[1:], strict=False):
-            yield rank, good, range(start, stop)
+    def spans(self) -> Iterator[tuple[int, bool, range, range]]:
+        """(day rank, ok, positions, frontier points) of each of a curve's dates' ok configs
+        and its failed ones; the frontier's points index `_front_x` and `_front_y`."""
+        groups, edges, fronts = self._spans
+        for i, group in enumerate(groups):
+            yield (
+                group // 2,
+                group % 2 == 0,
+                range(edges[i], edges[i + 1]),
+                range(fronts[i], fronts[i + 1]),
+            )
 
     def points(self, span: range) -> list[dict]:
         """The configs at `span` as data.json's `points` lists them."""
@@ -169,12 +175,12 @@ class _Configs:
             )
         ]
 
-    def frontier(self, span: range) -> Frontier:
-        """The Pareto frontier of the configs at `span`, given only the points that are on it."""
-        on = self._frontier_at
-        xs, ys = self.interactivity, self.throughput_per_gpu
-        kept = on[bisect.bisect_left(on, span.start) : bisect.bisect_left(on, span.stop)]
-        return frontier.pareto_frontier([frontier.Point(xs[at], ys[at]) for at in kept])
+    def frontier(self, points: range) -> Frontier:
+        """The Pareto frontier of a span's configs, from the points on it (a span's `front`)."""
+        xs, ys = self._front_x, self._front_y
+        return frontier.pareto_frontier(
+            map(frontier.Point, xs[points.start : points.stop], ys[points.start : points.stop])
+        )
 
     def frontier_power(self, front: Frontier, span: range) -> tuple:
         """The measured power per GPU of each frontier point (the first config at that point)."""
@@ -203,9 +209,9 @@ def beats_the_rest(values: np.ndarray, starts: np.ndarray) -> np.ndarray:
     return (backwards > before)[::-1]
 
 
-def _curve_ranks(sweeps: list[SweepRun]) -> tuple[list[CurveKey], np.ndarray]:
-    """The curve keys sorted, and each sweep's curve as its rank among them."""
-    keys = [(r.model, r.gpu, r.workload, r.engine, r.precision) for r in sweeps]
+def _day_ranks(sweeps: list[SweepRun]) -> tuple[list[tuple[CurveKey, dt.date]], np.ndarray]:
+    """The (curve, date) of the sweeps, sorted, and each sweep's as its rank among them."""
+    keys = [((r.model, r.gpu, r.workload, r.engine, r.precision), r.date) for r in sweeps]
     ranked = sorted(set(keys))
     rank = {key: i for i, key in enumerate(ranked)}
     return ranked, np.array([rank[key] for key in keys], dtype=np.int64)
@@ -218,6 +224,7 @@ class _Day:
     date: dt.date
     ok: range
     failed: range
+    front: range  # the points of the ok configs' frontier (_Configs.frontier)
     runs: tuple[str, ...]  # the day's run ids, sorted
 
 
@@ -231,24 +238,25 @@ class _Curve:
         return self.days[-1]
 
 
+def _days(configs: _Configs) -> Iterator[tuple[CurveKey, _Day]]:
+    """Each curve's dates with their configs, in the order of the curve keys, then dates."""
+    for rank, spans in itertools.groupby(configs.spans(), key=lambda span: span[0]):
+        key, date = configs.day_keys[rank]
+        ok = failed = front = range(0)
+        for _, good, span, points in spans:
+            if good:
+                ok, front = span, points
+            else:
+                failed = span
+        ids = configs.run_ids
+        runs = {*ids[ok.start : ok.stop], *ids[failed.start : failed.stop]}
+        yield key, _Day(date, ok, failed, front, tuple(sorted(runs)))
+
+
 def _curves(configs: _Configs) -> Iterator[_Curve]:
     """Each curve of the site with its days, in the order of the curve keys."""
-    for rank, spans in itertools.groupby(configs.spans(), key=lambda span: span[0]):
-        days: dict[dt.date, tuple[range, range]] = {}  # date -> (ok, failed)
-        for _, ok, span in spans:
-            date = configs.sweep(span.start).date
-            good, failed = days.get(date, (range(0), range(0)))
-            days[date] = (span, failed) if ok else (good, span)
-        yield _Curve(
-            configs.curve_keys[rank],
-            tuple(_day(configs, date, ok, failed) for date, (ok, failed) in days.items()),
-        )
-
-
-def _day(configs: _Configs, date: dt.date, ok: range, failed: range) -> _Day:
-    ids = configs.run_ids
-    runs = {*ids[ok.start : ok.stop], *ids[failed.start : failed.stop]}
-    return _Day(date, ok, failed, tuple(sorted(runs)))
+    for key, days in itertools.groupby(_days(configs), key=lambda day: day[0]):
+        yield _Curve(key, tuple(day for _, day in days))
 
 
 PENDING = "?"  # a quote's parallelism until _Quoting.label fills it in
@@ -395,7 +403,7 @@ def _curve_summary(
     configs: _Configs, curve: _Curve, make: _Rungs, targets: list[float], headline: float
 ) -> CurveSummary:
     """One engine x precision: its current points and frontier, and its value on every date."""
-    fronts = [configs.frontier(day.ok) for day in curve.days]
+    fronts = [configs.frontier(day.front) for day in curve.days]
     read = frontier.reader(fronts[-1], make.method)  # value_at of the current frontier
     values = [frontier.value_at(f, headline, make.method) for f in fronts[:-1]] + [read(headline)]
     history = tuple(
