@@ -479,14 +479,14 @@ def _workloads(configs: _Configs) -> Iterator[list[_Curve]]:
 
 @contextlib.contextmanager
 def _no_cycle_collection() -> Iterator[None]:
-    """Python's cycle collector paused: summarise makes many objects and no cycles, and every
-    full collection would walk them all (40 % of summarise's time on a 2,000-pair site)."""
-    paused = gc.isenabled()
+    """Python's cycle collector paused: summarise makes many objects and no cycles, and each
+    full collection would walk them all (a quarter of its time on a 2,000-pair site)."""
+    was_enabled = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
-        if paused:
+        if was_enabled:
             gc.enable()
 
 
