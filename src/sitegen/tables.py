@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import datetime as dt
 import gc
@@ -130,7 +131,9 @@ class _Configs:
         self.tp = columns["tp"][taken].tolist()  # NaN where not given
         self.ttft_ms = columns["ttft_ms"][taken].tolist()
         self.tpot_ms = columns["tpot_ms"][taken].tolist()
-        self.power_w = columns["power_w"][taken].tolist()  # NaN where not measured
+        power_w = columns["power_w"][taken]
+        self.power_w = power_w.tolist()  # NaN where not measured
+        self._measured = np.flatnonzero(~np.isnan(power_w)).tolist()  # where it is, ascending
 
     def sweep(self, at: int) -> SweepRun:
         """The run of the config at position `at`."""
@@ -184,13 +187,11 @@ class _Configs:
 
     def frontier_power(self, front: Frontier, span: range) -> tuple:
         """The measured power per GPU of each frontier point (the first config at that point)."""
-        part = slice(span.start, span.stop)
+        on = self._measured
+        xs, ys, watts = self.interactivity, self.throughput_per_gpu, self.power_w
         power: dict[tuple[float, float], float] = {}
-        for x, y, watts in zip(
-            self.interactivity[part], self.throughput_per_gpu[part], self.power_w[part], strict=True
-        ):
-            if watts == watts:  # NaN: not measured
-                power.setdefault((x, y), watts)
+        for at in on[bisect.bisect_left(on, span.start) : bisect.bisect_left(on, span.stop)]:
+            power.setdefault((xs[at], ys[at]), watts[at])
         return tuple(power.get((p.interactivity, p.throughput_per_gpu)) for p in front)
 
 
