@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from conftest import WORKLOADS, config, html_tables, html_text, sweep
 from sitegen.build import build
-from sitegen.frontier import value_at
+from sitegen.frontier import Point, pareto_frontier, value_at
 from sitegen.records import load_site
-from sitegen.tables import summarise
+from sitegen.tables import beats_the_rest, summarise
 
 # 8,000 tokens in and 2,000 out: 80 % of the tokens counted are input, 20 % output
 SPLIT = dict(WORKLOADS, chat={"name": "Chat", "isl": 8000, "osl": 2000})
@@ -110,3 +113,68 @@ def test_each_curve_is_read_at_every_rung_and_the_headline(make_site):
             for c in summary.curves
         )
         assert (rung.throughput_per_gpu or -1) == best
+
+
+# a few values only, so that spans hold ties on each axis and exact duplicates
+AXIS = st.sampled_from([1.0, 2.0, 2.5, 10.0, 40.0])
+
+
+@given(st.lists(st.lists(st.tuples(AXIS, AXIS), min_size=1, max_size=12), min_size=1))
+def test_the_points_that_beat_the_rest_of_their_span_are_its_pareto_frontier(spans):
+    ordered = [sorted(span) for span in spans]  # by interactivity, then throughput
+    starts = np.cumsum([0] + [len(span) for span in ordered[:-1]])
+    ys = np.array([y for span in ordered for _, y in span])
+    kept = beats_the_rest(ys, starts).tolist()
+    for start, span in zip(starts, ordered, strict=True):
+        on = [Point(*p) for p, k in zip(span, kept[start : start + len(span)], strict=True) if k]
+        assert tuple(on) == pareto_frontier(Point(*p) for p in span)
+
+
+def test_summary_of_a_curve_with_ties_failures_and_an_older_date(make_site):
+    """Against figures worked out here: the points' order (ties in the site's order), the
+    fastest config (ties to the lowest run id), failed configs, current and older runs."""
+    fast = dict(ttft_ms=100.0)
+    runs = {
+        "old.yaml": sweep(date="2026-09-01", configs=[config(8, 4, 900.0, 10.0)]),
+        "b.yaml": sweep(configs=[config(8, 8, 600.0, 25.0, **fast), config(8, 16, 600.0, 20.0)]),
+        "a.yaml": sweep(
+            configs=[
+                config(8, 64, 600.0, 25.0, **fast),
+                {"gpus": 8, "concurrency": 512, "status": "failed", "tp": 8},
+                config(8, 2, 200.0, 10.0, tp=4),
+            ]
+        ),
+    }
+    site, _ = load_site(make_site(runs=runs))
+    (summary,) = summarise(site)[("m1", "g1")]
+    (curve,) = summary.curves
+    # 40 tok/s per user, then two at 50 and 600 tok/s/GPU (run a before b), then 100
+    assert [(p["interactivity"], p["run"], p["concurrency"]) for p in curve.points] == [
+        (40.0, "a", 64),
+        (40.0, "b", 8),
+        (50.0, "b", 16),
+        (100.0, "a", 2),
+    ]
+    assert [p["tp"] for p in curve.points] == [None, None, None, 4]
+    assert curve.frontier == (Point(50.0, 600.0), Point(100.0, 200.0))
+    assert [(h.date.isoformat(), h.run_ids) for h in curve.history] == [
+        ("2026-09-01", ("old",)),
+        ("2026-10-01", ("a", "b")),
+    ]
+    assert curve.history[0].throughput_per_gpu == 900.0  # its one point, up to 100 tok/s
+    assert (summary.fastest_ttft["run"], summary.fastest_ttft["index"]) == ("a", 0)
+    assert summary.fastest_tpot["concurrency"] == 2
+    assert summary.headline_config["concurrency"] == 16  # 20 tok/s per user: the best there
+    assert summary.failed == (
+        {
+            "run": "a",
+            "engine": "vllm",
+            "precision": "fp8",
+            "parallelism": "TP8",
+            "index": 1,
+            "concurrency": 512,
+            "gpus": 8,
+        },
+    )
+    assert summary.fastest_tpot["parallelism"] == "TP4"
+    assert (summary.configs, summary.current_runs, summary.older_runs) == (4, ("a", "b"), ("old",))

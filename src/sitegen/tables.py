@@ -1,23 +1,26 @@
-"""pandas: run records -> one summary per model x GPU x workload, ready for pages and JSON."""
+"""numpy: run records -> one summary per model x GPU x workload, ready for pages and JSON."""
 
 from __future__ import annotations
 
-import dataclasses
+import bisect
+import contextlib
 import datetime as dt
-from collections.abc import Iterator, Mapping
+import gc
+import itertools
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from . import energy, frontier
 from .energy import Energy, Power
-from .records import Site
-from .records.columnar import run_rows
+from .records import Site, SweepRun
+from .records.columnar import ConfigTable, run_rows
 
-CURVE = ["engine", "precision"]
-GROUP = ["model", "gpu", "workload"]
+Frontier = tuple[frontier.Point, ...]
+CurveKey = tuple[str, str, str, str, str]  # model, gpu, workload, engine, precision
+Reader = Callable[[float], float | None]  # frontier.reader: a curve's value at a target
 
 
 @dataclass(frozen=True)
@@ -88,112 +91,225 @@ class WorkloadSummary:
     older_runs: tuple[str, ...] = field(default=())
 
 
-FRAME_COLUMNS = (
-    "throughput_per_gpu",
-    "concurrency",
-    "gpus",
-    "tp",
-    "ep",
-    "ttft_ms",
-    "tpot_ms",
-    "power_w",
-)
+class _Configs:
+    """Every sweep config of a site in summary order, as plain Python lists (one item a config).
 
-
-def config_frame(site: Site) -> pd.DataFrame:
-    """One row per config of every sweep, with its run's identity beside it, from the table.
-
-    Rows follow the site's runs (date, then id), configs in record order; `row` is the config's
-    row in the site's table, from which a page makes the config itself when it quotes one.
+    The order: curve (model, GPU, workload, engine, precision), run date, ok before failed,
+    interactivity, throughput, then the site's own (runs by date and id, configs as recorded).
     """
-    sweeps = site.sweeps
-    table = site.table
-    columns = [*GROUP, *CURVE, "date", "run", "index", "status", "interactivity", *FRAME_COLUMNS]
-    if not sweeps or table is None:
-        return pd.DataFrame(columns=[*columns, "row"])
-    rows, lengths, index = run_rows(sweeps)
 
-    def per_run(values: list) -> np.ndarray:
-        out = np.empty(len(values), dtype=object)
-        out[:] = values
-        return np.repeat(out, lengths)
+    def __init__(self, sweeps: list[SweepRun], table: ConfigTable) -> None:
+        rows, lengths, index = run_rows(sweeps)
+        run = np.repeat(np.arange(len(sweeps)), lengths)
+        self.day_keys, day_of_run = _day_ranks(sweeps)
+        columns = table.columns
+        failed = columns["status"][rows] != "ok"
+        group = day_of_run[run] * 2 + failed  # a curve's date, its ok configs before the failed
+        interactivity = 1000.0 / columns["tpot_ms"][rows]  # as SweepConfig's: NaN without TPOT
+        throughput = columns["throughput_per_gpu"][rows]
+        order = np.lexsort((throughput, interactivity, group))  # stable
+        group = group[order]
+        starts = np.concatenate(([0], np.flatnonzero(group[1:] != group[:-1]) + 1))
+        edges = [*starts.tolist(), len(group)]
+        # the configs on their span's Pareto frontier: their points, and each span's share
+        on = np.flatnonzero(beats_the_rest(throughput[order], starts))
+        self._front_x = interactivity[order][on].tolist()
+        self._front_y = throughput[order][on].tolist()
+        self._spans = (group[starts].tolist(), edges, np.searchsorted(on, edges).tolist())
+        self.sweeps = sweeps
+        self.run = run[order].tolist()  # each config's sweep, as its position in `sweeps`
+        ids = np.empty(len(sweeps), dtype=object)
+        ids[:] = [r.id for r in sweeps]
+        self.run_ids = ids[run[order]].tolist()
+        taken = rows[order]
+        self.table_rows = taken.tolist()
+        self.indices = index[order].tolist()
+        self.interactivity = interactivity[order].tolist()
+        self.throughput_per_gpu = throughput[order].tolist()
+        self.concurrency = columns["concurrency"][taken].astype(np.int64).tolist()
+        self.gpus = columns["gpus"][taken].astype(np.int64).tolist()
+        self.tp = columns["tp"][taken].tolist()  # NaN where not given
+        self.ttft_ms = columns["ttft_ms"][taken].tolist()
+        self.tpot_ms = columns["tpot_ms"][taken].tolist()
+        power_w = columns["power_w"][taken]
+        self.power_w = power_w.tolist()  # NaN where not measured
+        self._measured = np.flatnonzero(~np.isnan(power_w)).tolist()  # where it is, ascending
 
-    data: dict[str, Any] = {
-        name: per_run([getattr(r, name) for r in sweeps]) for name in (*GROUP, *CURVE, "date")
-    }
-    data["run"] = per_run([r.id for r in sweeps])
-    data["index"] = index
-    data["status"] = table.columns["status"][rows]
-    tpot = table.columns["tpot_ms"][rows]
-    data["interactivity"] = 1000.0 / tpot  # as SweepConfig.interactivity: NaN without a TPOT
-    for name in FRAME_COLUMNS:
-        data[name] = table.columns[name][rows]
-    data["row"] = rows
-    return pd.DataFrame(data, columns=[*columns, "row"])
+    def sweep(self, at: int) -> SweepRun:
+        """The run of the config at position `at`."""
+        return self.sweeps[self.run[at]]
+
+    def spans(self) -> Iterator[tuple[int, bool, range, range]]:
+        """(day rank, ok, positions, frontier points) of each of a curve's dates' ok configs
+        and its failed ones; the frontier's points index `_front_x` and `_front_y`."""
+        groups, edges, fronts = self._spans
+        for i, group in enumerate(groups):
+            yield (
+                group // 2,
+                group % 2 == 0,
+                range(edges[i], edges[i + 1]),
+                range(fronts[i], fronts[i + 1]),
+            )
+
+    def points(self, span: range) -> list[dict]:
+        """The configs at `span` as data.json's `points` lists them."""
+        part = slice(span.start, span.stop)
+        return [
+            {
+                "interactivity": x,
+                "throughput_per_gpu": y,
+                "concurrency": concurrency,
+                "gpus": gpus,
+                "tp": None if tp != tp else int(tp),
+                "ttft_ms": ttft,
+                "tpot_ms": tpot,
+                "run": run,
+            }
+            for x, y, concurrency, gpus, tp, ttft, tpot, run in zip(
+                self.interactivity[part],
+                self.throughput_per_gpu[part],
+                self.concurrency[part],
+                self.gpus[part],
+                self.tp[part],
+                self.ttft_ms[part],
+                self.tpot_ms[part],
+                self.run_ids[part],
+                strict=True,
+            )
+        ]
+
+    def frontier(self, points: range) -> Frontier:
+        """The Pareto frontier of a span's configs, from the points on it (a span's `front`)."""
+        xs, ys = self._front_x, self._front_y
+        return frontier.pareto_frontier(
+            map(frontier.Point, xs[points.start : points.stop], ys[points.start : points.stop])
+        )
+
+    def frontier_power(self, front: Frontier, span: range) -> tuple:
+        """The measured power per GPU of each frontier point (the first config at that point)."""
+        on = self._measured
+        xs, ys, watts = self.interactivity, self.throughput_per_gpu, self.power_w
+        power: dict[tuple[float, float], float] = {}
+        for at in on[bisect.bisect_left(on, span.start) : bisect.bisect_left(on, span.stop)]:
+            power.setdefault((xs[at], ys[at]), watts[at])
+        return tuple(power.get((p.interactivity, p.throughput_per_gpu)) for p in front)
 
 
-def mark_current(frame: pd.DataFrame) -> pd.DataFrame:
-    """Flag, per engine x precision, the configs of its latest date (docs/data.md, numbers, 0)."""
-    latest = frame.groupby(GROUP + CURVE)["date"].transform("max")
-    return frame.assign(current=frame["date"] == latest)
+def beats_the_rest(values: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """Whether each value is above every later value of its span (spans begin at `starts`).
+
+    Where a span's points are sorted by interactivity, then throughput, the throughputs that
+    beat the rest are exactly its Pareto frontier (of equal points, one).
+    """
+    n = len(values)
+    span = np.repeat(np.arange(len(starts)), np.diff(np.append(starts, n)))
+    backwards = values[::-1]
+    best = pd.Series(backwards).groupby(span[::-1], sort=False).cummax().to_numpy()
+    before = np.concatenate(([-np.inf], best[:-1]))  # the best of the values after each
+    before[n - np.append(starts[1:], n)] = -np.inf  # a span's last value: nothing after it
+    return (backwards > before)[::-1]
 
 
-Row = Mapping[str, Any]
+def _day_ranks(sweeps: list[SweepRun]) -> tuple[list[tuple[CurveKey, dt.date]], np.ndarray]:
+    """The (curve, date) of the sweeps, sorted, and each sweep's as its rank among them."""
+    keys = [((r.model, r.gpu, r.workload, r.engine, r.precision), r.date) for r in sweeps]
+    ranked = sorted(set(keys))
+    rank = {key: i for i, key in enumerate(ranked)}
+    return ranked, np.array([rank[key] for key in keys], dtype=np.int64)
 
 
-def _point_record(row: Row) -> dict:
-    """A config as data.json's `points` lists it."""
-    return {
-        "interactivity": float(row["interactivity"]),
-        "throughput_per_gpu": float(row["throughput_per_gpu"]),
-        "concurrency": int(row["concurrency"]),
-        "gpus": int(row["gpus"]),
-        "tp": None if pd.isna(row["tp"]) else int(row["tp"]),
-        "ttft_ms": float(row["ttft_ms"]),
-        "tpot_ms": float(row["tpot_ms"]),
-        "run": row["run"],
-    }
+@dataclass(frozen=True)
+class _Day:
+    """The configs of one curve's runs of one date, as positions in the summary order."""
+
+    date: dt.date
+    ok: range
+    failed: range
+    front: range  # the points of the ok configs' frontier (_Configs.frontier)
+    runs: tuple[str, ...]  # the day's run ids, sorted
+
+
+@dataclass(frozen=True)
+class _Curve:
+    key: CurveKey
+    days: tuple[_Day, ...]  # by date; the last holds the curve's current runs
+
+    @property
+    def now(self) -> _Day:
+        return self.days[-1]
+
+
+def _days(configs: _Configs) -> Iterator[tuple[CurveKey, _Day]]:
+    """Each curve's dates with their configs, in the order of the curve keys, then dates."""
+    for rank, spans in itertools.groupby(configs.spans(), key=lambda span: span[0]):
+        key, date = configs.day_keys[rank]
+        ok = failed = front = range(0)
+        for _, good, span, points in spans:
+            if good:
+                ok, front = span, points
+            else:
+                failed = span
+        ids = configs.run_ids
+        runs = {*ids[ok.start : ok.stop], *ids[failed.start : failed.stop]}
+        yield key, _Day(date, ok, failed, front, tuple(sorted(runs)))
+
+
+def _curves(configs: _Configs) -> Iterator[_Curve]:
+    """Each curve of the site with its days, in the order of the curve keys."""
+    for key, days in itertools.groupby(_days(configs), key=lambda day: day[0]):
+        yield _Curve(key, tuple(day for _, day in days))
+
+
+PENDING = "?"  # a quote's parallelism until _Quoting.label fills it in
 
 
 class _Quoting:
-    """Turns rows into what a page quotes; the parallelism label comes from the config itself."""
+    """Turns configs into what a page quotes. The parallelism label comes from the config
+    itself: quotes are made with it pending, and `label` makes their configs all at once."""
 
-    def __init__(self, table: Any) -> None:
+    def __init__(self, table: ConfigTable, configs: _Configs) -> None:
         self.table = table
+        self.configs = configs
+        self.pending: list[tuple[dict, int]] = []
 
-    def parallelism(self, row: Row) -> str:
-        return self.table.config(int(row["row"])).parallelism
+    def _later(self, quote: dict, at: int) -> dict:
+        self.pending.append((quote, self.configs.table_rows[at]))
+        return quote
 
-    def config(self, row: Row) -> dict:
+    def config(self, at: int) -> dict:
         """A config as the page quotes it: its point, and where it comes from."""
-        return dict(
-            _point_record(row),
-            engine=row["engine"],
-            precision=row["precision"],
-            parallelism=self.parallelism(row),
-            date=row["date"],
-            index=int(row["index"]),
+        (point,) = self.configs.points(range(at, at + 1))
+        sweep = self.configs.sweep(at)
+        quote = dict(
+            point,
+            engine=sweep.engine,
+            precision=sweep.precision,
+            parallelism=PENDING,
+            date=sweep.date,
+            index=self.configs.indices[at],
         )
+        return self._later(quote, at)
 
-    def failed(self, row: Row) -> dict:
-        keys = ("run", "engine", "precision")
-        return (
-            {k: row[k] for k in keys}
-            | {"parallelism": self.parallelism(row)}
-            | {k: int(row[k]) for k in ("index", "concurrency", "gpus")}
-        )
+    def failed(self, at: int) -> dict:
+        c, sweep = self.configs, self.configs.sweep(at)
+        quote = {
+            "run": sweep.id,
+            "engine": sweep.engine,
+            "precision": sweep.precision,
+            "parallelism": PENDING,
+            "index": c.indices[at],
+            "concurrency": c.concurrency[at],
+            "gpus": c.gpus[at],
+        }
+        return self._later(quote, at)
 
-
-def _points(rows: list[Row]) -> list[frontier.Point]:
-    return [frontier.Point(r["interactivity"], r["throughput_per_gpu"]) for r in rows]
-
-
-def _by(rows: list[Row], *keys: str) -> dict[tuple, list[Row]]:
-    """Rows grouped by the values of `keys`, groups sorted, row order kept within each."""
-    groups: dict[tuple, list[Row]] = {}
-    for row in rows:
-        groups.setdefault(tuple(row[k] for k in keys), []).append(row)
-    return dict(sorted(groups.items()))
+    def label(self) -> None:
+        """Fill in the parallelism of every pending quote from its config, made from the table."""
+        if self.pending:
+            made = self.table.at([row for _, row in self.pending])
+            for (quote, _), config in zip(self.pending, made, strict=True):
+                quote["parallelism"] = config.parallelism
+        self.pending = []
 
 
 class _Rungs:
@@ -218,21 +334,24 @@ class _Rungs:
             for tier, price in self.prices
         }
 
-    def power(self, curve: CurveSummary, target: float) -> Power | None:
-        """The configs' measured power where the points read have it, else the all-in figure."""
-        if any(w is not None for w in curve.frontier_power_w):
-            measured = energy.power_at(curve.frontier, curve.frontier_power_w, target, self.method)
-            if measured is not None:
-                return energy.measured(measured)
-        return self.all_in
-
-    def curve_rungs(self, curve: CurveSummary, targets: list[float]) -> tuple[CurveRung, ...]:
+    def curve_rungs(
+        self, front: Frontier, power_w: tuple, read: Reader, targets: list[float]
+    ) -> tuple[CurveRung, ...]:
+        """A curve's value at each target (`read`: frontier.reader of `front`), and the power
+        behind it: measured where the points read have it (power_w), else the all-in figure."""
+        measured = any(w is not None for w in power_w)
         rungs = []
         for target in targets:
-            value = frontier.value_at(curve.frontier, target, self.method)
-            power = self.power(curve, target) if value is not None else None
+            value = read(target)
+            power = None
+            if value is not None:
+                power = self.power(front, power_w, target) if measured else self.all_in
             rungs.append(CurveRung(target, value, power))
         return tuple(rungs)
+
+    def power(self, front: Frontier, power_w: tuple, target: float) -> Power | None:
+        watts = energy.power_at(front, power_w, target, self.method)
+        return energy.measured(watts) if watts is not None else self.all_in
 
     def row(self, rung: frontier.Rung, power: Power | None) -> LadderRow:
         """The ladder row of `rung`, with the power of the curve it is read from."""
@@ -265,128 +384,133 @@ def rung_targets(site: Site) -> list[float]:
     return sorted({*config.targets, config.headline_interactivity})
 
 
-def _frontier_power(front: tuple[frontier.Point, ...], rows: list[Row]) -> tuple:
-    """The measured power per GPU of each frontier point (the first config at that point)."""
-    power: dict[tuple[float, float], float] = {}
-    for r in rows:
-        watts = r["power_w"]
-        if watts is not None and watts == watts:  # NaN: not measured
-            power.setdefault((r["interactivity"], r["throughput_per_gpu"]), float(watts))
-    return tuple(power.get((p.interactivity, p.throughput_per_gpu)) for p in front)
-
-
-def _histories(rows: list[Row], target: float, method: str) -> dict[tuple, tuple]:
-    """(engine, precision) -> the curve's value at the headline target for each run date."""
-    histories: dict[tuple, list[HistoryPoint]] = {}
-    for (engine, precision, date), day in _by(rows, "engine", "precision", "date").items():
-        ok = [r for r in day if r["status"] == "ok"]
-        value = frontier.value_at(frontier.pareto_frontier(_points(ok)), target, method)
-        point = HistoryPoint(date, value, tuple(sorted({r["run"] for r in day})))
-        histories.setdefault((engine, precision), []).append(point)
-    return {key: tuple(points) for key, points in histories.items()}
-
-
-def _headline_row(curve_rows: list[Row], target: float) -> Row | None:
+def _headline_row(configs: _Configs, span: range, target: float) -> int | None:
     """The measured config that carries the headline: the highest throughput meeting the target."""
-    meeting = [r for r in curve_rows if r["interactivity"] >= target]
+    xs, ys = configs.interactivity, configs.throughput_per_gpu
+    meeting = [at for at in span if xs[at] >= target]
     if not meeting:
         return None
-    return max(meeting, key=lambda r: (r["throughput_per_gpu"], r["interactivity"]))
+    return max(meeting, key=lambda at: (ys[at], xs[at]))
 
 
-def summarise_workload(site: Site, rows: list[Row], quote: _Quoting) -> WorkloadSummary | None:
-    """One model x GPU x workload from all of its config rows (current and older)."""
-    model, gpu, workload = (rows[0][k] for k in GROUP)
+def _fastest(configs: _Configs, spans: list[range], latency_ms: list[float]) -> int:
+    """The config of the lowest latency among `spans`; ties to the lowest run id, then index."""
+    least = min(min(latency_ms[span.start : span.stop]) for span in spans)
+    tied = [at for span in spans for at in span if latency_ms[at] == least]
+    return min(tied, key=lambda at: (configs.run_ids[at], configs.indices[at]))
+
+
+def _curve_summary(
+    configs: _Configs, curve: _Curve, make: _Rungs, targets: list[float], headline: float
+) -> CurveSummary:
+    """One engine x precision: its current points and frontier, and its value on every date."""
+    fronts = [configs.frontier(day.front) for day in curve.days]
+    read = frontier.reader(fronts[-1], make.method)  # value_at of the current frontier
+    values = [frontier.value_at(f, headline, make.method) for f in fronts[:-1]] + [read(headline)]
+    history = tuple(
+        HistoryPoint(day.date, value, day.runs)
+        for day, value in zip(curve.days, values, strict=True)
+    )
+    now, front = curve.now, fronts[-1]
+    power_w = configs.frontier_power(front, now.ok)
+    return CurveSummary(
+        *curve.key[3:],
+        front,
+        tuple(configs.points(now.ok)),
+        point_rows=tuple(configs.table_rows[now.ok.start : now.ok.stop]),
+        point_dates=(now.date.isoformat(),) * len(now.ok),
+        history=history,
+        frontier_power_w=power_w,
+        rungs=make.curve_rungs(front, power_w, read, targets),
+    )
+
+
+def summarise_workload(
+    site: Site, configs: _Configs, curves: list[_Curve], quote: _Quoting
+) -> WorkloadSummary | None:
+    """One model x GPU x workload from its curves (current runs and older)."""
+    model, gpu, workload = curves[0].key[:3]
     config = site.config
-    method = config.frontier_method
-    current = [r for r in rows if r["current"]]
-    ok = [r for r in current if r["status"] == "ok"]
-    if not ok:
+    live = [c for c in curves if c.now.ok]  # curves with ok configs in their current runs
+    if not live:
         return None
-    histories = _histories(rows, config.headline_interactivity, method)
-    by_curve = _by(ok, *CURVE)
     make = _Rungs(site, gpu, workload)
     targets = rung_targets(site)
-    curves = {}
-    for (engine, precision), curve_rows in by_curve.items():
-        front = frontier.pareto_frontier(_points(curve_rows))
-        curve = CurveSummary(
-            engine,
-            precision,
-            front,
-            tuple(_point_record(r) for r in curve_rows),
-            history=histories[(engine, precision)],
-            point_rows=tuple(int(r["row"]) for r in curve_rows),
-            point_dates=tuple(r["date"].isoformat() for r in curve_rows),
-            frontier_power_w=_frontier_power(front, curve_rows),
-        )
-        curves[engine, precision] = dataclasses.replace(
-            curve, rungs=make.curve_rungs(curve, targets)
-        )
-    ladder = [_best_row(make, curves, targets, t) for t in sorted(config.targets)]
-    head = _best_row(make, curves, targets, config.headline_interactivity)
+    headline = config.headline_interactivity
+    summaries = {c.key[3:]: _curve_summary(configs, c, make, targets, headline) for c in live}
+    ladder = [_best_row(make, summaries, targets, t) for t in sorted(config.targets)]
+    head = _best_row(make, summaries, targets, headline)
     headline_config = None
     if head.engine is not None:
-        on_curve = by_curve[(head.engine, head.precision)]
-        row = _headline_row(on_curve, config.headline_interactivity)
-        headline_config = quote.config(row) if row is not None else None
-    dates = [r["date"] for r in current]
+        (on_curve,) = (c for c in live if c.key[3:] == (head.engine, head.precision))
+        at = _headline_row(configs, on_curve.now.ok, headline)
+        headline_config = quote.config(at) if at is not None else None
+    ok = [c.now.ok for c in live]
+    dates = [c.now.date for c in curves]
+    current = {run for c in curves for run in c.now.runs}
+    every = {run for c in curves for day in c.days for run in day.runs}
+    throughput = configs.throughput_per_gpu
     return WorkloadSummary(
         model=model,
         gpu=gpu,
         workload=workload,
-        configs=len(ok),
-        engines=tuple(sorted({r["engine"] for r in ok})),
-        precisions=tuple(sorted({r["precision"] for r in ok})),
+        configs=sum(map(len, ok)),
+        engines=tuple(sorted({c.key[3] for c in live})),
+        precisions=tuple(sorted({c.key[4] for c in live})),
         first_date=min(dates),
         last_date=max(dates),
-        peak_throughput_per_gpu=float(max(r["throughput_per_gpu"] for r in ok)),
+        peak_throughput_per_gpu=max(max(throughput[span.start : span.stop]) for span in ok),
         ladder=tuple(ladder),
-        curves=tuple(curves.values()),
+        curves=tuple(summaries.values()),
         headline=head,
         headline_config=headline_config,
-        fastest_ttft=quote.config(min(ok, key=lambda r: (r["ttft_ms"], r["run"], r["index"]))),
-        fastest_tpot=quote.config(min(ok, key=lambda r: (r["tpot_ms"], r["run"], r["index"]))),
-        failed=tuple(quote.failed(r) for r in current if r["status"] != "ok"),
-        current_runs=tuple(sorted({r["run"] for r in current})),
-        older_runs=tuple(sorted({r["run"] for r in rows} - {r["run"] for r in current})),
+        fastest_ttft=quote.config(_fastest(configs, ok, configs.ttft_ms)),
+        fastest_tpot=quote.config(_fastest(configs, ok, configs.tpot_ms)),
+        failed=tuple(quote.failed(at) for c in curves for at in c.now.failed),
+        current_runs=tuple(sorted(current)),
+        older_runs=tuple(sorted(every - current)),
     )
 
 
-def _groups(frame: pd.DataFrame) -> Iterator[list[Row]]:
-    """The rows of each model x GPU x workload of a frame sorted by them, as plain dicts.
+def _workloads(configs: _Configs) -> Iterator[list[_Curve]]:
+    """The curves of each model x GPU x workload, in the order of their keys."""
+    for _, curves in itertools.groupby(_curves(configs), key=lambda curve: curve.key[:3]):
+        yield list(curves)
 
-    Rows are made one group at a time from the columns (never the whole frame at once).
-    """
-    names = list(frame.columns)
-    columns = [frame[name].to_numpy() for name in names]
-    keys = frame[GROUP].to_numpy()
-    changes = np.flatnonzero((keys[1:] != keys[:-1]).any(axis=1)) + 1
-    edges = [0, *changes.tolist(), len(frame)]
-    for start, stop in zip(edges, edges[1:], strict=False):
-        cells = [col[start:stop].tolist() for col in columns]
-        yield [dict(zip(names, values, strict=True)) for values in zip(*cells, strict=True)]
+
+@contextlib.contextmanager
+def _no_cycle_collection() -> Iterator[None]:
+    """Python's cycle collector paused: summarise makes many objects and no cycles, and each
+    full collection would walk them all (a quarter of its time on a 2,000-pair site)."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def summarise(site: Site) -> dict[tuple[str, str], list[WorkloadSummary]]:
     """(model, gpu) -> its workloads' summaries, the default workload first.
 
-    pandas does the whole-table work once (the current runs, the order of points); each
-    model x GPU x workload is then assembled from its plain rows.
+    numpy orders every config once (by curve, date, status and point); each model x GPU x
+    workload is then assembled from spans of that order, Python objects made only for what
+    the summary holds.
     """
-    frame = config_frame(site)
+    sweeps = site.sweeps
     pairs: dict[tuple[str, str], list[WorkloadSummary]] = {}
-    if frame.empty:
+    if not sweeps or site.table is None or not any(len(r.configs) for r in sweeps):
         return pairs
-    frame = mark_current(frame).sort_values(
-        GROUP + CURVE + ["interactivity", "throughput_per_gpu"], kind="stable"
-    )
+    with _no_cycle_collection():
+        configs = _Configs(sweeps, site.table)
+        quote = _Quoting(site.table, configs)
+        for curves in _workloads(configs):
+            summary = summarise_workload(site, configs, curves, quote)
+            if summary is not None:
+                pairs.setdefault((summary.model, summary.gpu), []).append(summary)
+        quote.label()
     default = site.config.default_workload
-    quote = _Quoting(site.table)
-    for rows in _groups(frame):
-        summary = summarise_workload(site, rows, quote)
-        if summary is not None:
-            pairs.setdefault((summary.model, summary.gpu), []).append(summary)
     for summaries in pairs.values():
         summaries.sort(key=lambda s: (s.workload != default, s.workload))
     return pairs
