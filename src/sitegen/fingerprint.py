@@ -16,9 +16,9 @@ from pathlib import Path
 from .codeversion import code_version
 from .filedigests import FileDigests
 from .layout import SiteLayout
+from .quickfiles import QuickSiteFiles
 from .records.problems import Problems
 from .render import theme_dir
-from .sitefiles import SiteFiles
 
 LIBRARIES = ("jinja2", "markupsafe", "markdown-it-py", "pyyaml", "numpy", "pandas", "pyarrow")
 
@@ -48,7 +48,7 @@ def site_inputs(site_root: Path, options: str, stat_first: bool = True) -> str |
     layout = SiteLayout(site_root)
     h = hashlib.blake2b(digest_size=20)
     h.update(f"{code_version()}\0{_versions()}\0{options}\0".encode())
-    site_files, refused = SiteFiles(site_root), Problems()
+    site_files, refused = QuickSiteFiles(site_root), Problems()
     sources = [layout.config] if site_files.check(layout.config, refused) else []
     for name in SiteLayout.SOURCE_FOLDERS:
         sources += site_files.walk(site_root / name, refused)

@@ -17,6 +17,7 @@ from .. import sitefiles  # the module: it imports records.problems, records imp
 from ..cachetrust import cache_folder
 from ..filedigests import FileDigests, file_digest
 from ..layout import SiteLayout
+from ..quickfiles import QuickSiteFiles
 from . import columnar, parquet, readbatch, schema
 from .checker import SLUG, Checker
 from .columnar import ConfigTable
@@ -116,7 +117,8 @@ def run_files(root: Path, ids: dict[str, str], problems: Problems) -> list[tuple
     """
     runs_dir, suffixes = SiteLayout(root).runs, SiteLayout.RUN_SUFFIXES
     found: list[tuple[Path, str, str]] = []
-    paths = sitefiles.SiteFiles(root).walk(
+    prefix = len(os.fspath(root)) + 1  # the walk's paths are root / ...: cut as text, quickly
+    paths = QuickSiteFiles(root).walk(
         runs_dir,
         problems,
         # hidden files and folders (editor backups, .git) are not records
@@ -124,7 +126,7 @@ def run_files(root: Path, ids: dict[str, str], problems: Problems) -> list[tuple
         skipped=lambda p: p.name.startswith("."),
     )
     for path in paths:
-        rel = path.relative_to(root).as_posix()
+        rel = os.fspath(path)[prefix:].replace(os.sep, "/")
         if path.suffix not in suffixes:
             problems.add(
                 Problem(
@@ -137,7 +139,7 @@ def run_files(root: Path, ids: dict[str, str], problems: Problems) -> list[tuple
                 )
             )
             continue
-        rid = run_id(path.relative_to(runs_dir).as_posix())
+        rid = run_id(rel.removeprefix(SiteLayout.RUNS_PREFIX))
         if path.suffix == parquet.SUFFIX:
             found.append((path, rel, rid))
             continue

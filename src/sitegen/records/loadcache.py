@@ -150,12 +150,10 @@ class LoadCache:
             placed = {c.rel: (name, at) for c, at in zip(fresh, offsets, strict=True)}
         files = {}
         for c in cleans:
-            seg, at = placed.get(c.rel) or (c.segment, c.start)
-            problems = [_problem_json(p) for p in c.problems]
-            if None in problems:
-                continue
-            fields = {k: parsecache.encode(v, 10_000) for k, v in c.fields.items()}
-            files[c.rel] = [c.digest, c.rid, fields, c.count, problems, seg, at]
+            if c.rel not in placed:  # where it was: its stored entry as it is
+                files[c.rel] = self.files[c.rel]
+            elif (entry := _entry(c, *placed[c.rel])) is not None:
+                files[c.rel] = entry
         index = {"key": _json_key(self.key), "segments": segments, "files": files}
         write_signed(self.folder / INDEX, KIND, VERSION, index)
         prune(self.folder, SUFFIX, set(segments))
@@ -183,6 +181,19 @@ class LoadCache:
             return None
         rows = len(columns["status"])
         return digest, {"digest": digest, "rows": rows, "stored": names, "values": values}
+
+
+def _entry(c: Clean, segment: str, at: int) -> list | None:
+    """The index entry of a file whose rows are in `segment` from `at`; None if it has
+    something JSON cannot keep."""
+    problems = [_problem_json(p) for p in c.problems]
+    try:
+        fields = {k: parsecache.encode(v, 10_000) for k, v in c.fields.items()}
+    except Exception:  # a value the tagged JSON does not know: not kept
+        return None
+    if None in problems:
+        return None
+    return [c.digest, c.rid, fields, c.count, problems, segment, at]
 
 
 def _json_key(key: dict) -> Any:
