@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pandas as pd
 import pyarrow as pa
 import pyarrow.ipc
 
@@ -141,8 +142,11 @@ class LoadCache:
             rows = np.concatenate(
                 [np.arange(where[c.rel], where[c.rel] + c.count) for c in fresh]
             ).astype(np.int64)
-            written = self._write_segment({k: v[rows] for k, v in table_columns.items()})
-            if written is None:
+            try:
+                written = self._write_segment({k: v[rows] for k, v in table_columns.items()})
+            except (ValueError, pa.ArrowException):
+                written = None
+            if written is None:  # not kept: only costs time
                 return
             name, seg = written
             segments[name] = seg
@@ -202,15 +206,17 @@ def _json_key(key: dict) -> Any:
 
 
 def _codes(column: np.ndarray) -> tuple[np.ndarray, list]:
-    """An object column (text, booleans, None) as codes into a list of its distinct values."""
-    seen: dict[tuple[type, Any], int] = {}
-    codes = np.fromiter(
-        (seen.setdefault((type(v), v), len(seen)) for v in column.tolist()),
-        dtype=np.int64,
-        count=len(column),
-    )
-    kind = np.uint8 if len(seen) <= 256 else np.int32
-    return codes.astype(kind), [v for _, v in seen]
+    """An object column (text, booleans, None) as codes into a list of its values, None first.
+
+    Raises ValueError for a column holding anything else."""
+    absent = np.equal(column, None)
+    found, uniques = pd.factorize(column[~absent])  # the column's own objects, by hash
+    values = [None, *uniques.tolist()]
+    if not all(type(v) in (str, bool) for v in values[1:]):
+        raise ValueError("a column of other values")
+    codes = np.zeros(len(column), dtype=np.uint8 if len(values) <= 256 else np.int32)
+    codes[~absent] = found + 1
+    return codes, values
 
 
 def _columns_of(raw: bytes, seg: dict) -> dict[str, np.ndarray]:
