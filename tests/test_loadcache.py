@@ -241,7 +241,7 @@ def test_the_pool_loads_what_one_process_loads(make_site, monkeypatch):
     pooled: list[int] = []
     real = readbatch.read_in_pool
     monkeypatch.setattr(load, "POOL_FILES", 1)
-    monkeypatch.setattr(load, "SCREEN_FILES", 3)
+    monkeypatch.setattr(load, "POOL_BATCH_FILES", 3)
     monkeypatch.setattr(readbatch, "cores", lambda: 2)
     monkeypatch.setattr(
         readbatch, "read_in_pool", lambda b, *a: pooled.append(len(b)) or real(b, *a)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import operator
 import os
 import re
 import time
@@ -35,6 +36,7 @@ SCREEN_FILES = 256
 # run files to read from which a pool of processes (one per core) reads them: below it, the
 # cost of starting workers and sending back their columns is more than they save
 POOL_FILES = 1000
+POOL_BATCH_FILES = 64  # files a worker reads at a time: small enough to share out evenly
 
 
 def read_document(
@@ -203,11 +205,11 @@ def load_runs(
             continue
         stat_at[rel] = (st, stat_ns)
         fresh.append((path, rel, rid))
-    batches = [fresh[i : i + SCREEN_FILES] for i in range(0, len(fresh), SCREEN_FILES)]
     workers = readbatch.cores()
     if len(fresh) >= POOL_FILES and workers > 1 and readbatch.can_fork():
-        results = readbatch.read_in_pool(batches, known, stored, workers)
+        results = readbatch.read_in_pool(_batches(fresh, POOL_BATCH_FILES), known, stored, workers)
     else:
+        batches = _batches(fresh, SCREEN_FILES)
         results = (readbatch.read_batch(b, known, stored, parsed, keep_docs=True) for b in batches)
     for outcomes, columns in results:
         for o in outcomes:
@@ -263,6 +265,10 @@ def load_runs(
     return runs, table, ordered
 
 
+def _batches(items: list, size: int) -> list[list]:
+    return [items[i : i + size] for i in range(0, len(items), size)]
+
+
 def _parts(cleans: list[Clean]) -> list[dict[str, np.ndarray]]:
     """The columns of the files' configs, one file after another, as few slices as can be."""
     spans: list[tuple[dict[str, np.ndarray], int, int]] = []
@@ -308,10 +314,11 @@ def _same_configs(runs: list[Run], table: ConfigTable) -> dict[tuple, list[tuple
     """Configs measured more than once on the same date by runs of more than one file, in
     file order. Only runs that share (model, gpu, workload, engine, precision, date) with a
     run of another file can hold such configs: those alone are compared."""
-    by_identity: dict[tuple, list[SweepRun]] = defaultdict(list)
+    identity = operator.attrgetter(*IDENTITY)  # text and a date: equal exactly when their
+    by_identity: dict[tuple, list[SweepRun]] = defaultdict(list)  # str() are, as below
     for r in runs:
         if isinstance(r, SweepRun) and len(r.configs):
-            by_identity[tuple(str(getattr(r, name)) for name in IDENTITY)].append(r)
+            by_identity[identity(r)].append(r)
     shared = {
         id(r) for group in by_identity.values() if len({r.path for r in group}) > 1 for r in group
     }
