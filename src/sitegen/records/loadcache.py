@@ -46,6 +46,7 @@ SUFFIX = ".arrow"
 MAX_SEGMENTS = 8
 MAX_DEAD_SHARE = 0.25  # dead rows past this share of the live ones: all rewritten in one
 _NAN_BITS = np.float64(np.nan).view(np.uint64)
+_PLAIN = (str, bool, int, float)  # run fields JSON keeps as they are; others are tagged
 
 
 @dataclass
@@ -192,7 +193,10 @@ def _entry(c: Clean, segment: str, at: int) -> list | None:
     something JSON cannot keep."""
     problems = [_problem_json(p) for p in c.problems]
     try:
-        fields = {k: parsecache.encode(v, 10_000) for k, v in c.fields.items()}
+        fields = {
+            k: v if v is None or type(v) in _PLAIN else parsecache.encode(v, 10_000)
+            for k, v in c.fields.items()
+        }
     except Exception:  # a value the tagged JSON does not know: not kept
         return None
     if None in problems:
