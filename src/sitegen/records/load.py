@@ -29,7 +29,6 @@ from .problems import WARNING, Problem, Problems
 from .readbatch import EMPTY, Done, Hit, Other, parse_bytes, read_bytes
 from .yamlpos import Document
 
-__all__ = ["EMPTY", "file_digest", "read_document", "load_site"]
 # plain sweeps are screened this many files at a time: all of a big site's parsed documents at
 # once would take gigabytes; the table holds their configs in a fraction of that
 SCREEN_FILES = 256
@@ -151,9 +150,6 @@ def run_files(root: Path, ids: dict[str, str], problems: Problems) -> list[tuple
         ids[rid] = rel
         found.append((path, rel, rid))
     return found
-
-
-_plain_sweep = readbatch.plain_sweep
 
 
 def load_runs(
