@@ -265,7 +265,30 @@ def test_the_pool_loads_what_one_process_loads(make_site, monkeypatch):
         assert same_columns(two.table.columns[name], column), name
 
 
+def test_the_pool_takes_unchanged_bytes_from_the_cache(make_site, monkeypatch, not_racy):
+    """Files whose stat changed but whose bytes did not: the workers find them in the cache."""
+    import sitegen.records.load as load
+
+    runs = _runs() | {
+        f"many/r{i}.yaml": sweep(model="m2", date=f"2026-01-{i + 1:02}") for i in range(9)
+    }
+    root = make_site(runs=runs)
+    load_site(root, use_cache=True)
+    for path in (root / "data/runs").rglob("*.*"):
+        path.write_bytes(path.read_bytes())  # a new mtime and ctime
+    monkeypatch.setattr(load, "POOL_FILES", 1)
+    monkeypatch.setattr(load, "POOL_BATCH_FILES", 4)
+    monkeypatch.setattr(readbatch, "cores", lambda: 2)
+    segments = set((root / ".sitegen-cache/loaded").glob("*.arrow"))
+    assert_same_load(root)
+    assert set((root / ".sitegen-cache/loaded").glob("*.arrow")) == segments  # nothing new
+
+
 def test_no_cache_and_check_write_no_load_cache(make_site):
+    from sitegen.build import build
+
     root = make_site(runs=_runs())
     load_site(root, use_cache=False)
+    assert not (root / ".sitegen-cache").exists()
+    build(root, use_cache=False)
     assert not (root / ".sitegen-cache").exists()
