@@ -292,3 +292,20 @@ def test_no_cache_and_check_write_no_load_cache(make_site):
     assert not (root / ".sitegen-cache").exists()
     build(root, use_cache=False)
     assert not (root / ".sitegen-cache").exists()
+
+
+def test_a_site_named_by_a_relative_path_loads_the_same(make_site, monkeypatch, not_racy):
+    from sitegen.fingerprint import site_inputs
+
+    root = make_site(runs=_runs())
+    expected = site_inputs(root, "x", stat_first=False)
+    monkeypatch.chdir(root)
+    assert site_inputs(Path("."), "x") == expected
+    assert site_inputs(Path("."), "x") == expected  # from the recorded stats
+    assert_same_load(Path("."))
+    site, _ = load_site(".", use_cache=True)
+    assert sorted(site.digests)[0] == "data/gpus.yaml"
+    assert {r.path for r in site.runs} == {f"data/runs/{name}" for name in _runs()}
+    monkeypatch.chdir(root / "data")
+    assert site_inputs(Path(".."), "x") == expected
+    assert_same_load(Path(".."))

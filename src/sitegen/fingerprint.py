@@ -16,7 +16,7 @@ from pathlib import Path
 from .codeversion import code_version
 from .filedigests import FileDigests
 from .layout import SiteLayout
-from .quickfiles import QuickSiteFiles
+from .quickfiles import QuickSiteFiles, relative_names
 from .records.problems import Problems
 from .render import theme_dir
 
@@ -55,7 +55,8 @@ def site_inputs(site_root: Path, options: str, stat_first: bool = True) -> str |
     if refused:
         return None
     theme = theme_dir()
-    named = [(p.relative_to(site_root).as_posix(), p) for p in sources]
+    rel = relative_names(site_root)
+    named = [(rel(p), p) for p in sources]
     named += [("theme/" + p.relative_to(theme).as_posix(), p) for p in _files(theme)]
     table = FileDigests.for_site(site_root) if stat_first else FileDigests(None)
     try:

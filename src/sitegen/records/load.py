@@ -18,7 +18,7 @@ from .. import sitefiles  # the module: it imports records.problems, records imp
 from ..cachetrust import cache_folder
 from ..filedigests import FileDigests, file_digest
 from ..layout import SiteLayout
-from ..quickfiles import QuickSiteFiles
+from ..quickfiles import QuickSiteFiles, relative_names
 from . import columnar, parquet, readbatch, schema
 from .checker import SLUG, Checker
 from .columnar import ConfigTable
@@ -118,7 +118,7 @@ def run_files(root: Path, ids: dict[str, str], problems: Problems) -> list[tuple
     """
     runs_dir, suffixes = SiteLayout(root).runs, SiteLayout.RUN_SUFFIXES
     found: list[tuple[Path, str, str]] = []
-    prefix = len(os.fspath(root)) + 1  # the walk's paths are root / ...: cut as text, quickly
+    relative = relative_names(root)
     paths = QuickSiteFiles(root).walk(
         runs_dir,
         problems,
@@ -127,7 +127,7 @@ def run_files(root: Path, ids: dict[str, str], problems: Problems) -> list[tuple
         skipped=lambda p: p.name.startswith("."),
     )
     for path in paths:
-        rel = os.fspath(path)[prefix:].replace(os.sep, "/")
+        rel = relative(path)
         if path.suffix not in suffixes:
             problems.add(
                 Problem(
