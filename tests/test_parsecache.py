@@ -8,7 +8,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import sweep
+from conftest import config, sweep
 from sitegen.build import build
 from sitegen.records import load_site
 from sitegen.records.parsecache import MISSING, ParseCache, decode, encode
@@ -93,22 +93,28 @@ def test_an_alias_bomb_is_not_expanded_into_the_cache(tmp_path):
 
 
 def test_a_rebuild_reads_yaml_records_from_the_cache(make_site, monkeypatch, tmp_path):
-    root = make_site(runs={"lab/a.yaml": sweep(), "lab/b.yaml": sweep(gpu="g2")})
+    """Records the screen flags are kept parsed; plain sweeps are in the load cache instead."""
+    twice = [config(8, 4, 900.0, 20.0), config(8, 4, 900.0, 20.0)]  # a warning: flagged
+    runs = {"lab/a.yaml": sweep(configs=twice), "lab/b.yaml": sweep(gpu="g2")}
+    root = make_site(runs=runs)
     first = build(root)
-    assert len(list((root / ".sitegen-cache/parsed").glob("*.json"))) == 2
+    assert len(list((root / ".sitegen-cache/parsed").glob("*.json"))) == 1
+    assert len(list((root / ".sitegen-cache/loaded").glob("*.arrow"))) == 1
     calls = []
-    import sitegen.records.load as load
+    import sitegen.records.readbatch as readbatch
 
-    real = load.parse
-    monkeypatch.setattr(load, "parse", lambda *a, **k: calls.append(a) or real(*a, **k))
-    site, _ = load_site(root, use_cache=True)
+    real = readbatch.parse
+    monkeypatch.setattr(readbatch, "parse", lambda *a, **k: calls.append(a) or real(*a, **k))
+    site, problems = load_site(root, use_cache=True)
     assert site is not None
     assert not [a for a in calls if "kind" in a[0] or "configs" in a[0]]  # no run parsed
-    fresh, _ = load_site(root)
+    fresh, fresh_problems = load_site(root)
     assert site.runs == fresh.runs
-    (root / "data/runs/lab/b.yaml").unlink()
+    assert problems.sorted() == fresh_problems.sorted()
+    assert any("duplicate config" in p.message for p in problems.warnings)
+    (root / "data/runs/lab/a.yaml").unlink()
     build(root)
-    assert len(list((root / ".sitegen-cache/parsed").glob("*.json"))) == 1  # pruned
+    assert not list((root / ".sitegen-cache/parsed").glob("*.json"))  # pruned
     assert first.files > 0
 
 

@@ -2,8 +2,9 @@
 
 The digest covers the bytes of every file a build can read (sitegen.yaml, data/, content/, the
 site's templates/ and the built-in theme), sitegen's own code and the versions of the libraries
-that shape its output, and the options that change what a build does. Reading and hashing the
-files of even a very large site takes a fraction of a second, much less than loading them.
+that shape its output, and the options that change what a build does. A file whose stat is the
+one recorded by an earlier build is taken at its recorded digest without being read
+(filedigests): a build with nothing to do stats the site's files, it does not read them.
 """
 
 from __future__ import annotations
@@ -13,10 +14,11 @@ import importlib.metadata
 from pathlib import Path
 
 from .codeversion import code_version
+from .filedigests import FileDigests
 from .layout import SiteLayout
+from .quickfiles import QuickSiteFiles, relative_names
 from .records.problems import Problems
 from .render import theme_dir
-from .sitefiles import SiteFiles
 
 LIBRARIES = ("jinja2", "markupsafe", "markdown-it-py", "pyyaml", "numpy", "pandas", "pyarrow")
 
@@ -37,25 +39,31 @@ def _files(folder: Path) -> list[Path]:
     return sorted(p for p in folder.rglob("*") if p.is_file())
 
 
-def site_inputs(site_root: Path, options: str) -> str | None:
+def site_inputs(site_root: Path, options: str, stat_first: bool = True) -> str | None:
     """The digest of everything a build of `site_root` reads; None if a file cannot be read,
-    or must not be (a link leaving the site, a pipe: the build itself says so)."""
+    or must not be (a link leaving the site, a pipe: the build itself says so).
+
+    With `stat_first`, files whose stat is as recorded in the site's cache are not read.
+    """
     layout = SiteLayout(site_root)
     h = hashlib.blake2b(digest_size=20)
     h.update(f"{code_version()}\0{_versions()}\0{options}\0".encode())
-    site_files, refused = SiteFiles(site_root), Problems()
+    site_files, refused = QuickSiteFiles(site_root), Problems()
     sources = [layout.config] if site_files.check(layout.config, refused) else []
     for name in SiteLayout.SOURCE_FOLDERS:
         sources += site_files.walk(site_root / name, refused)
     if refused:
         return None
     theme = theme_dir()
-    named = [(p.relative_to(site_root).as_posix(), p) for p in sources]
+    rel = relative_names(site_root)
+    named = [(rel(p), p) for p in sources]
     named += [("theme/" + p.relative_to(theme).as_posix(), p) for p in _files(theme)]
+    table = FileDigests.for_site(site_root) if stat_first else FileDigests(None)
     try:
         for name, path in named:
             h.update(name.encode() + b"\0")
-            h.update(hashlib.blake2b(path.read_bytes(), digest_size=20).digest())
+            h.update(bytes.fromhex(table.digest(name, path)))
     except (OSError, ValueError):
         return None
+    table.save()
     return h.hexdigest()

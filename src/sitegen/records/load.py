@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import dataclasses
-import hashlib
+import operator
+import os
 import re
+import time
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
@@ -14,24 +16,26 @@ import pandas as pd
 
 from .. import sitefiles  # the module: it imports records.problems, records imports it
 from ..cachetrust import cache_folder
+from ..filedigests import FileDigests, file_digest
 from ..layout import SiteLayout
-from . import columnar, parquet, schema
+from ..quickfiles import QuickSiteFiles, relative_names
+from . import columnar, parquet, readbatch, schema
 from .checker import SLUG, Checker
 from .columnar import ConfigTable
+from .loadcache import Clean, LoadCache, cache_key
 from .model import Catalogs, Run, Site, SweepRun
-from .parsecache import MISSING, ParseCache
+from .parsecache import ParseCache
 from .problems import WARNING, Problem, Problems
-from .yamlpos import Document, ParseError, decode, parse
+from .readbatch import EMPTY, Done, Hit, Other, parse_bytes, read_bytes
+from .yamlpos import Document
 
-EMPTY = Document({})
 # plain sweeps are screened this many files at a time: all of a big site's parsed documents at
 # once would take gigabytes; the table holds their configs in a fraction of that
 SCREEN_FILES = 256
-
-
-def file_digest(raw: bytes) -> str:
-    """The digest of a file's bytes: what later builds compare to know it did not change."""
-    return hashlib.blake2b(raw, digest_size=20).hexdigest()
+# run files to read from which a pool of processes (one per core) reads them: below it, the
+# cost of starting workers and sending back their columns is more than they save
+POOL_FILES = 1000
+POOL_BATCH_FILES = 64  # files a worker reads at a time: small enough to share out evenly
 
 
 def read_document(
@@ -47,29 +51,15 @@ def read_document(
     `digests` gets the digest of the very bytes parsed, under `rel`; a YAML file's data comes
     from `parsed` when it was parsed before (and goes there when not).
     """
-    if not path.is_file():
-        if required:
-            problems.add(Problem(rel, None, "", "file not found"))
-        return EMPTY
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        problems.add(Problem(rel, None, "", f"cannot read: {exc.strerror or exc}"))
+    raw = read_bytes(path, rel, problems, required)
+    if raw is None:
         return EMPTY
     digest = file_digest(raw)
     if digests is not None:
         digests[rel] = digest
     json_file = path.suffix == ".json"
-    if parsed is not None and not json_file:
-        data = parsed.get(digest)
-        if data is not MISSING:
-            return Document(data, text=raw.decode("utf-8"))
-    try:
-        doc = parse(decode(raw), json_file=json_file)
-    except ParseError as exc:
-        problems.add(Problem(rel, exc.line, "", exc.message))
-        return EMPTY
-    if parsed is not None and not json_file:
+    doc, fresh = parse_bytes(raw, json_file, rel, problems, parsed, digest)
+    if fresh and doc is not EMPTY and parsed is not None and not json_file:
         parsed.put(digest, doc.data, len(raw))
     return doc
 
@@ -128,7 +118,8 @@ def run_files(root: Path, ids: dict[str, str], problems: Problems) -> list[tuple
     """
     runs_dir, suffixes = SiteLayout(root).runs, SiteLayout.RUN_SUFFIXES
     found: list[tuple[Path, str, str]] = []
-    paths = sitefiles.SiteFiles(root).walk(
+    relative = relative_names(root)
+    paths = QuickSiteFiles(root).walk(
         runs_dir,
         problems,
         # hidden files and folders (editor backups, .git) are not records
@@ -136,7 +127,7 @@ def run_files(root: Path, ids: dict[str, str], problems: Problems) -> list[tuple
         skipped=lambda p: p.name.startswith("."),
     )
     for path in paths:
-        rel = path.relative_to(root).as_posix()
+        rel = relative(path)
         if path.suffix not in suffixes:
             problems.add(
                 Problem(
@@ -149,7 +140,7 @@ def run_files(root: Path, ids: dict[str, str], problems: Problems) -> list[tuple
                 )
             )
             continue
-        rid = run_id(path.relative_to(runs_dir).as_posix())
+        rid = run_id(rel.removeprefix(SiteLayout.RUNS_PREFIX))
         if path.suffix == parquet.SUFFIX:
             found.append((path, rel, rid))
             continue
@@ -161,54 +152,33 @@ def run_files(root: Path, ids: dict[str, str], problems: Problems) -> list[tuple
     return found
 
 
-def _plain_sweep(data: Any, rid: str) -> bool:
-    """A sweep whose configs the columnar screen can read: the common case by far."""
-    return (
-        isinstance(data, dict)
-        and data.get("kind", "sweep") == "sweep"
-        and isinstance(data.get("configs"), list)
-        and len(data["configs"]) > 0
-        and SLUG.match(rid) is not None
-    )
-
-
 def load_runs(
     root: Path,
     known: Catalogs,
     problems: Problems,
     digests: dict[str, str] | None = None,
     parsed: ParseCache | None = None,
-) -> tuple[list[Run], ConfigTable]:
+    stats: FileDigests | None = None,
+    cache: LoadCache | None = None,
+) -> tuple[list[Run], ConfigTable, list[Clean]]:
     """Every run record, checked; the sweeps' configs in one table; each file's digest.
 
     Plain sweeps go through the columnar screen together; a file the screen flags, and every
     other record, goes through the exact checker, which words each problem and finds its line.
+    A file whose stat (`stats`) or bytes are those `cache` holds it at is neither parsed nor
+    screened: its run and columns come from the cache. Also returns the plain sweeps loaded,
+    in table order (their rows come first), for the cache of the next build.
     """
+    stats = stats if stats is not None else FileDigests(None)
+    cache = cache if cache is not None else LoadCache(None, {})
     runs: list[Run] = []
-    plain: list[tuple[str, str, Document]] = []  # waiting for the screen, SCREEN_FILES at most
-    clean: list[tuple[str, str, dict, int]] = []  # (rel, id, run fields, configs) in the table
-    parts: list[dict[str, np.ndarray]] = []  # their columns, a part per batch
-
-    def screen_batch() -> None:
-        """Screen the waiting sweeps together; their documents are dropped afterwards."""
-        screened = columnar.screen([doc.data["configs"] for _, _, doc in plain])
-        good: list[int] = []
-        for k, (rel, rid, doc) in enumerate(plain):
-            if k in screened.flagged:
-                if (run := check_run(doc.data, doc, rel, rid, known, problems)) is not None:
-                    runs.append(run)
-                continue
-            c = Checker(rel, doc, problems)
-            fields = schema.sweep_fields(c, doc.data, known)
-            if not c.failed:
-                good.append(k)
-                clean.append((rel, rid, fields, len(doc.data["configs"])))
-        keep = np.isin(screened.owner, good)
-        parts.append({name: col[keep] for name, col in screened.columns.items()})
-        plain.clear()
-
+    cleans: dict[str, Clean] = {}
+    others: list[Other] = []
     ids: dict[str, str] = {}
     files = run_files(root, ids, problems)
+    stored = cache.digests()
+    fresh: list[tuple[Path, str, str]] = []
+    stat_at: dict[str, tuple[os.stat_result, int]] = {}  # a fresh file's stat, and when
     for path, rel, rid in files:
         if path.suffix == parquet.SUFFIX:  # rows -> records, each checked as a YAML one is
             try:
@@ -220,25 +190,66 @@ def load_runs(
                 digests[rel] = file_digest(raw)
             runs.extend(archive_runs(raw, rel, rid, known, ids, problems))
             continue
-        doc = read_document(path, rel, problems, digests=digests, parsed=parsed)
-        if doc is EMPTY:
+        stat_ns = time.time_ns()
+        try:
+            st = os.stat(path)
+        except OSError:  # reading it says why
+            fresh.append((path, rel, rid))
             continue
-        if _plain_sweep(doc.data, rid):
-            plain.append((rel, rid, doc))
-            if len(plain) >= SCREEN_FILES:
-                screen_batch()
-        elif (run := check_run(doc.data, doc, rel, rid, known, problems)) is not None:
+        if rel in stored and stats.known(rel, st) == stored[rel]:
+            cleans[rel] = cache.clean(rel)
+            continue
+        stat_at[rel] = (st, stat_ns)
+        fresh.append((path, rel, rid))
+    workers = readbatch.cores()
+    if len(fresh) >= POOL_FILES and workers > 1 and readbatch.can_fork():
+        results = readbatch.read_in_pool(_batches(fresh, POOL_BATCH_FILES), known, stored, workers)
+    else:
+        batches = _batches(fresh, SCREEN_FILES)
+        results = (readbatch.read_batch(b, known, stored, parsed, keep_docs=True) for b in batches)
+    for outcomes, columns in results:
+        for o in outcomes:
+            if o.digest is not None and o.rel in stat_at:
+                stats.record(o.rel, stat_at[o.rel][0], o.digest, stat_at[o.rel][1])
+            if isinstance(o, Hit):
+                cleans[o.rel] = cache.clean(o.rel)
+            elif isinstance(o, Clean):
+                o.source = columns
+                cleans[o.rel] = o
+            elif isinstance(o, Done):
+                if digests is not None and o.digest is not None:
+                    digests[o.rel] = o.digest
+                problems.extend(o.problems)
+            else:
+                others.append(o)
+    paths = {rel: path for path, rel, _ in fresh}
+    for o in others:
+        if o.doc is None:  # read by a worker, which does not send documents
+            doc = read_document(paths[o.rel], o.rel, problems, digests=digests, parsed=parsed)
+            if doc is EMPTY:
+                continue
+        else:
+            doc = o.doc
+            if digests is not None:
+                digests[o.rel] = o.digest
+        if (run := check_run(doc.data, doc, o.rel, o.rid, known, problems)) is not None:
             runs.append(run)
-    screen_batch()
+    ordered = [cleans[rel] for _, rel, _ in files if rel in cleans]
+    parts = _parts(ordered)
     # sweeps the exact checker built: their configs follow the screened ones in the table
     checked = [(i, r) for i, r in enumerate(runs) if isinstance(r, SweepRun)]
     parts += [columnar.columns_of(r.configs) for _, r in checked]
     table = columnar.ConfigTable.concat(parts)
     start = 0
-    for rel, rid, fields, count in clean:
-        stop = start + count
+    for clean in ordered:
+        if digests is not None:
+            digests[clean.rel] = clean.digest
+        problems.extend(clean.problems)
+        stop = start + clean.count
         rows = columnar.ConfigRows(table, start, stop)
-        runs.append(SweepRun(id=rid, path=rel, kind="sweep", configs=rows, **fields))
+        runs.append(
+            SweepRun(id=clean.rid, path=clean.rel, kind="sweep", configs=rows, **clean.fields)
+        )
         start = stop
     for i, run in checked:
         stop = start + len(run.configs)
@@ -247,7 +258,23 @@ def load_runs(
     order = {rel: n for n, (_, rel, _) in enumerate(files)}
     runs.sort(key=lambda run: order[run.path])
     _cross_checks(root, runs, table, known, problems)
-    return runs, table
+    return runs, table, ordered
+
+
+def _batches(items: list, size: int) -> list[list]:
+    return [items[i : i + size] for i in range(0, len(items), size)]
+
+
+def _parts(cleans: list[Clean]) -> list[dict[str, np.ndarray]]:
+    """The columns of the files' configs, one file after another, as few slices as can be."""
+    spans: list[tuple[dict[str, np.ndarray], int, int]] = []
+    for c in cleans:
+        assert c.source is not None
+        if spans and spans[-1][0] is c.source and spans[-1][2] == c.start:
+            spans[-1] = (c.source, spans[-1][1], c.start + c.count)
+        else:
+            spans.append((c.source, c.start, c.start + c.count))
+    return [{name: col[a:b] for name, col in source.items()} for source, a, b in spans]
 
 
 def archive_runs(
@@ -276,22 +303,34 @@ def archive_runs(
     return runs
 
 
+IDENTITY = ("model", "gpu", "workload", "engine", "precision", "date")
+
+
 def _same_configs(runs: list[Run], table: ConfigTable) -> dict[tuple, list[tuple[SweepRun, int]]]:
-    """Configs measured more than once on the same date (any files), in file order."""
-    sweeps = [r for r in runs if isinstance(r, SweepRun) and len(r.configs)]
+    """Configs measured more than once on the same date by runs of more than one file, in
+    file order. Only runs that share (model, gpu, workload, engine, precision, date) with a
+    run of another file can hold such configs: those alone are compared."""
+    identity = operator.attrgetter(*IDENTITY)  # text and a date: equal exactly when their
+    by_identity: dict[tuple, list[SweepRun]] = defaultdict(list)  # str() are, as below
+    for r in runs:
+        if isinstance(r, SweepRun) and len(r.configs):
+            by_identity[identity(r)].append(r)
+    shared = {
+        id(r) for group in by_identity.values() if len({r.path for r in group}) > 1 for r in group
+    }
+    sweeps = [r for r in runs if id(r) in shared]  # in file order, as the runs are
     if not sweeps:
         return {}
-    identity = ("model", "gpu", "workload", "engine", "precision", "date")
     order, lengths, index = columnar.run_rows(sweeps)
     frame = pd.DataFrame({k: table.columns[k][order] for k in schema.CONFIG_KEY})
-    for name in identity:
+    for name in IDENTITY:
         frame[name] = np.repeat(np.array([str(getattr(r, name)) for r in sweeps]), lengths)
     frame["run"] = np.repeat(np.arange(len(sweeps)), lengths)
     frame["i"] = index
-    twice = frame[frame.duplicated(subset=[*identity, *schema.CONFIG_KEY], keep=False)]
+    twice = frame[frame.duplicated(subset=[*IDENTITY, *schema.CONFIG_KEY], keep=False)]
     groups: dict[tuple, list[tuple[SweepRun, int]]] = defaultdict(list)
     for row in twice.itertuples(index=False):
-        key = tuple(getattr(row, k) for k in identity) + tuple(
+        key = tuple(getattr(row, k) for k in IDENTITY) + tuple(
             None if v != v else v for v in (getattr(row, k) for k in schema.CONFIG_KEY)
         )
         groups[key].append((sweeps[row.run], row.i))
@@ -359,8 +398,10 @@ def _cross_checks(
 def load_site(root: Path | str, use_cache: bool = False) -> tuple[Site | None, Problems]:
     """Read and check a whole site. The Site is None when any error was found.
 
-    With `use_cache`, YAML run records parsed by an earlier build are read from the site's
-    cache (records.parsecache) instead of being parsed again, and the cache is kept up to date.
+    With `use_cache`, the site's cache saves work, and is kept up to date: a plain sweep
+    file whose stat or bytes are as an earlier build found them comes from the load cache
+    (records.loadcache) without being read or parsed, and other YAML records parsed before
+    are read from the parse cache (records.parsecache).
     """
     root = Path(root)
     problems = Problems()
@@ -381,10 +422,17 @@ def load_site(root: Path | str, use_cache: bool = False) -> tuple[Site | None, P
         return None, problems
     digests: dict[str, str] = {}
     known = catalogs(root, problems, digests)
-    parsed = ParseCache(cache_folder(root, "parsed")) if use_cache else None
-    runs, table = load_runs(root, known, problems, digests, parsed)
-    if parsed is not None:
+    if use_cache:
+        parsed = ParseCache(cache_folder(root, "parsed"))
+        stats = FileDigests.for_site(root)
+        cache = LoadCache(cache_folder(root, "loaded"), cache_key(digests))
+    else:
+        parsed, stats, cache = None, FileDigests(None), LoadCache(None, {})
+    runs, table, cleans = load_runs(root, known, problems, digests, parsed, stats, cache)
+    if use_cache:
         parsed.prune()
+        stats.save(SiteLayout.RUNS_PREFIX)
+        cache.save(cleans, table.columns)
     if problems.has_errors:
         return None, problems
     site = Site(

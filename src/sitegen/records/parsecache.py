@@ -6,7 +6,8 @@ cache file) in a JSON form that keeps every type YAML gives: dates, times, bytes
 and keys that are not text are tagged, so the data read back is equal, type for type, to what
 the parser gave. The record then goes through the same checks as if it had been parsed: the
 cache saves parsing only. A value the encoding does not know, or a document far larger once
-expanded than its text (an alias bomb), is simply not stored.
+expanded than its text (an alias bomb), is simply not stored. Plain sweeps the screen passes
+are not stored here: the load cache (records.loadcache) keeps what loading found in them.
 """
 
 from __future__ import annotations

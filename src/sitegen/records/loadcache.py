@@ -1,0 +1,271 @@
+"""What loading found in each plain sweep file, kept so that a rebuild reads only changed files.
+
+For each run file that the columnar screen passed (and whose run fields checked), the cache
+keeps its digest, run id, run fields, number of configs and warnings, and its configs'
+columns. It lives in `.sitegen-cache/loaded/`:
+
+- `index.json`, a signed cache file: the key the cache is valid for (code version, catalogs'
+  and sitegen.yaml's digests, VERSION), each file's entry, and each segment's digest;
+- `<digest>.arrow`, segments: Arrow IPC files of config columns, the rows of one file after
+  another. Numbers are float64 columns (a column that is absent in every row is not stored);
+  text and booleans are small integer codes into a list of values kept in the index. A segment
+  is read only from bytes whose digest the index holds, so a truncated, edited or foreign one
+  is found, and then the whole cache is ignored.
+
+A build writes a segment with the rows of the files it parsed, and points the entries of the
+unchanged ones at the segments they already are in; when too many rows are dead or there are
+too many segments, all live rows are written into one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.ipc
+
+from ..cachefile import prune, read_signed, write_signed
+from ..codeversion import code_version
+from ..filedigests import file_digest
+from . import parsecache
+from .columnar import COLUMNS, FLOAT_COLUMNS
+from .problems import ERROR, WARNING, Problem
+
+KIND = "loaded"
+VERSION = 1
+INDEX = "index.json"
+SUFFIX = ".arrow"
+MAX_SEGMENTS = 8
+MAX_DEAD_SHARE = 0.25  # dead rows past this share of the live ones: all rewritten in one
+_NAN_BITS = np.float64(np.nan).view(np.uint64)
+_PLAIN = (str, bool, int, float)  # run fields JSON keeps as they are; others are tagged
+
+
+@dataclass
+class Clean:
+    """A plain sweep file that passed the screen and its fields' checks: all a build needs."""
+
+    rel: str
+    rid: str
+    digest: str
+    fields: dict
+    count: int  # configs, its rows in `source` from `start`
+    problems: list[Problem]
+    source: dict[str, np.ndarray] | None = None
+    start: int = 0
+    segment: str | None = None  # the cache segment its rows are in, when read from the cache
+
+
+def cache_key(catalog_digests: dict[str, str]) -> dict:
+    """What the whole cache is valid for: this code, these catalogs and sitegen.yaml."""
+    return {"code": code_version(), "catalogs": sorted(catalog_digests.items())}
+
+
+def _problem_json(p: Problem) -> list | None:
+    if (p.line is not None and type(p.line) is not int) or p.severity not in (ERROR, WARNING):
+        return None  # a row of an archive: never a plain sweep's
+    return [p.file, p.line, p.field, p.message, p.severity]
+
+
+def _fields_of(stored: dict) -> dict:
+    return {k: parsecache.decode(v) if isinstance(v, list | dict) else v for k, v in stored.items()}
+
+
+class LoadCache:
+    """The cache as read at the start of a build; `folder` None: a cache of nothing."""
+
+    def __init__(self, folder: Path | None, key: dict) -> None:
+        self.folder = folder
+        self.key = key
+        self.files: dict[str, list] = {}  # rel -> [digest, rid, fields, count, problems, seg, at]
+        self.segments: dict[str, dict] = {}  # name -> its index entry
+        self.columns: dict[str, dict[str, np.ndarray]] = {}  # name -> its columns
+        if folder is not None:
+            with contextlib.suppress(Exception):  # anything unexpected: an empty cache
+                self._read()
+
+    def _read(self) -> None:
+        stored = read_signed(self.folder / INDEX, KIND, VERSION)
+        if not isinstance(stored, dict) or stored.get("key") != _json_key(self.key):
+            return
+        segments, columns = stored["segments"], {}
+        for name, seg in segments.items():
+            raw = (self.folder / f"{name}{SUFFIX}").read_bytes()
+            if file_digest(raw) != seg["digest"] or name != seg["digest"]:
+                return
+            columns[name] = _columns_of(raw, seg)
+        files = stored["files"]
+        for digest, rid, _fields, count, _problems, seg, at in files.values():
+            rows = segments[seg]["rows"]
+            if not (isinstance(digest, str) and isinstance(rid, str) and 0 <= at <= rows - count):
+                return
+        self.files, self.segments, self.columns = files, segments, columns
+
+    def digests(self) -> dict[str, str]:
+        """rel -> the digest of the bytes its entry was made from."""
+        return {rel: entry[0] for rel, entry in self.files.items()}
+
+    def clean(self, rel: str) -> Clean:
+        """The stored entry of `rel` (whose digest the caller matched)."""
+        digest, rid, fields, count, problems, seg, at = self.files[rel]
+        found = [Problem(f, line, field, m, severity) for f, line, field, m, severity in problems]
+        clean = Clean(rel, rid, digest, _fields_of(fields), count, found)
+        clean.source, clean.start, clean.segment = self.columns[seg], at, seg
+        return clean
+
+    def save(self, cleans: Sequence[Clean], table_columns: dict[str, np.ndarray]) -> None:
+        """Keep `cleans` (in table order: their rows are the table's first ones, one file
+        after another) for the next build; writes only what changed."""
+        if self.folder is None:
+            return
+        if all(c.segment is not None for c in cleans) and len(cleans) == len(self.files):
+            return  # every entry read from the cache, none dropped: nothing to write
+        live = {c.segment for c in cleans if c.segment is not None}
+        stored_rows = sum(self.segments[s]["rows"] for s in live)
+        kept_rows = sum(c.count for c in cleans if c.segment is not None)
+        new_rows = sum(c.count for c in cleans if c.segment is None)
+        dead = stored_rows - kept_rows
+        compact = len(live) + 1 > MAX_SEGMENTS or dead > MAX_DEAD_SHARE * (kept_rows + new_rows)
+        fresh = list(cleans) if compact else [c for c in cleans if c.segment is None]
+        starts = np.cumsum([0] + [c.count for c in cleans])[:-1]
+        where = dict(zip((c.rel for c in cleans), starts.tolist(), strict=True))
+        segments = {} if compact else {s: self.segments[s] for s in live}
+        placed: dict[str, tuple[str, int]] = {}
+        if fresh:
+            rows = np.concatenate(
+                [np.arange(where[c.rel], where[c.rel] + c.count) for c in fresh]
+            ).astype(np.int64)
+            try:
+                written = self._write_segment({k: v[rows] for k, v in table_columns.items()})
+            except (ValueError, pa.ArrowException):
+                written = None
+            if written is None:  # not kept: only costs time
+                return
+            name, seg = written
+            segments[name] = seg
+            offsets = np.cumsum([0] + [c.count for c in fresh])[:-1].tolist()
+            placed = {c.rel: (name, at) for c, at in zip(fresh, offsets, strict=True)}
+        files = {}
+        for c in cleans:
+            if c.rel not in placed:  # where it was: its stored entry as it is
+                files[c.rel] = self.files[c.rel]
+            elif (entry := _entry(c, *placed[c.rel])) is not None:
+                files[c.rel] = entry
+        index = {"key": _json_key(self.key), "segments": segments, "files": files}
+        write_signed(self.folder / INDEX, KIND, VERSION, index)
+        prune(self.folder, SUFFIX, set(segments))
+
+    def _write_segment(self, columns: dict[str, np.ndarray]) -> tuple[str, dict] | None:
+        """Store rows of config columns; (name, index entry), or None if it cannot be."""
+        arrays, names, values = [], [], {}
+        for name in COLUMNS:
+            col = columns[name]
+            if name in FLOAT_COLUMNS:
+                if len(col) and (col.view(np.uint64) == _NAN_BITS).all():
+                    continue  # absent everywhere: made again on reading
+                arrays.append(pa.array(col, type=pa.float64()))
+            else:
+                codes, values[name] = _codes(col)
+                arrays.append(pa.array(codes))
+            names.append(name)
+        batch = pa.record_batch(arrays, names=names)
+        sink = pa.BufferOutputStream()
+        with pa.ipc.new_file(sink, batch.schema) as writer:
+            writer.write_batch(batch)
+        raw = sink.getvalue().to_pybytes()
+        digest = file_digest(raw)
+        if not _write_bytes(self.folder / f"{digest}{SUFFIX}", raw):
+            return None
+        rows = len(columns["status"])
+        return digest, {"digest": digest, "rows": rows, "stored": names, "values": values}
+
+
+def _entry(c: Clean, segment: str, at: int) -> list | None:
+    """The index entry of a file whose rows are in `segment` from `at`; None if it has
+    something JSON cannot keep."""
+    problems = [_problem_json(p) for p in c.problems]
+    try:
+        fields = {
+            k: v if v is None or type(v) in _PLAIN else parsecache.encode(v, 10_000)
+            for k, v in c.fields.items()
+        }
+    except Exception:  # a value the tagged JSON does not know: not kept
+        return None
+    if None in problems:
+        return None
+    return [c.digest, c.rid, fields, c.count, problems, segment, at]
+
+
+def _json_key(key: dict) -> Any:
+    """The key as it reads back from JSON (tuples become lists)."""
+    return {"version": VERSION, "code": key["code"], "catalogs": [list(p) for p in key["catalogs"]]}
+
+
+def _codes(column: np.ndarray) -> tuple[np.ndarray, list]:
+    """An object column (text, booleans, None) as codes into a list of its values, None first.
+
+    Raises ValueError for a column holding anything else."""
+    absent = np.equal(column, None)
+    found, uniques = pd.factorize(column[~absent])  # the column's own objects, by hash
+    values = [None, *uniques.tolist()]
+    if not all(type(v) in (str, bool) for v in values[1:]):
+        raise ValueError("a column of other values")
+    codes = np.zeros(len(column), dtype=np.uint8 if len(values) <= 256 else np.int32)
+    codes[~absent] = found + 1
+    return codes, values
+
+
+def _columns_of(raw: bytes, seg: dict) -> dict[str, np.ndarray]:
+    """The config columns of a segment's bytes, each of the table's type."""
+    table = pa.ipc.open_file(pa.py_buffer(raw)).read_all()
+    rows = seg["rows"]
+    if table.num_rows != rows or table.column_names != seg["stored"]:
+        raise ValueError("a segment that is not its index's")
+    out: dict[str, np.ndarray] = {}
+    for name in COLUMNS:
+        if name not in seg["stored"]:
+            if name not in FLOAT_COLUMNS:
+                raise ValueError(f"no column {name}")
+            out[name] = np.full(rows, np.nan)
+            continue
+        col = table.column(name).to_numpy()
+        if name in FLOAT_COLUMNS:
+            if col.dtype != np.float64:
+                raise ValueError(f"column {name} is {col.dtype}")
+            out[name] = col
+            continue
+        values = seg["values"][name]
+        if not all(v is None or type(v) in (str, bool) for v in values):
+            raise ValueError(f"column {name} holds {values!r}")
+        if col.dtype.kind not in "iu" or (rows and (col.min() < 0 or col.max() >= len(values))):
+            raise ValueError(f"column {name} has codes out of range")
+        lookup = np.empty(len(values), dtype=object)
+        lookup[:] = values
+        out[name] = lookup[col]
+    return out
+
+
+def _write_bytes(path: Path, raw: bytes) -> bool:
+    """Write a file whole or not at all; False when it could not be written."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=path.suffix)
+    except OSError:
+        return False
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(raw)
+        os.replace(tmp, path)
+        return True
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        return False
