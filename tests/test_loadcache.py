@@ -309,3 +309,74 @@ def test_a_site_named_by_a_relative_path_loads_the_same(make_site, monkeypatch, 
     monkeypatch.chdir(root / "data")
     assert site_inputs(Path(".."), "x") == expected
     assert_same_load(Path(".."))
+
+
+def test_without_fork_one_process_reads(make_site, monkeypatch):
+    import sitegen.records.load as load
+
+    root = make_site(runs=_runs())
+    monkeypatch.setattr(load, "POOL_FILES", 1)
+    monkeypatch.setattr(readbatch, "cores", lambda: 2)
+    monkeypatch.setattr(readbatch, "can_fork", lambda: False)
+    monkeypatch.setattr(readbatch, "read_in_pool", lambda *a: pytest.fail("a pool"))
+    site, _ = load_site(root)
+    assert site is not None and len(site.runs) == 7
+
+
+def _same_configs_over_every_config(runs, table):
+    """The check as it was: one frame over every config of the site (the reference)."""
+    import pandas as pd
+
+    from sitegen.records import columnar, schema
+    from sitegen.records.model import SweepRun
+
+    sweeps = [r for r in runs if isinstance(r, SweepRun) and len(r.configs)]
+    identity = ("model", "gpu", "workload", "engine", "precision", "date")
+    order, lengths, index = columnar.run_rows(sweeps)
+    frame = pd.DataFrame({k: table.columns[k][order] for k in schema.CONFIG_KEY})
+    for name in identity:
+        frame[name] = np.repeat(np.array([str(getattr(r, name)) for r in sweeps]), lengths)
+    frame["run"] = np.repeat(np.arange(len(sweeps)), lengths)
+    frame["i"] = index
+    twice = frame[frame.duplicated(subset=[*identity, *schema.CONFIG_KEY], keep=False)]
+    groups: dict = {}
+    for row in twice.itertuples(index=False):
+        key = tuple(getattr(row, k) for k in identity) + tuple(
+            None if v != v else v for v in (getattr(row, k) for k in schema.CONFIG_KEY)
+        )
+        groups.setdefault(key, []).append((sweeps[row.run], row.i))
+    return {k: v for k, v in groups.items() if len({r.path for r, _ in v}) > 1}
+
+
+def test_duplicates_across_files_are_those_a_frame_over_every_config_finds(make_site):
+    import random
+
+    import sitegen.records.load as load
+
+    rng = random.Random(8)
+    runs = {}
+    for i in range(40):
+        configs = [
+            config(
+                rng.choice([4, 8]), rng.choice([1, 2, 4]), 100.0 + k, 20.0, tp=rng.choice([4, 8])
+            )
+            for k in range(3)
+        ]
+        runs[f"lab/r{i:02}.yaml"] = sweep(
+            model=rng.choice(["m1", "m2"]),
+            engine=rng.choice(["vllm", "sglang"]),
+            date=rng.choice(["2026-10-01", "2026-10-02"]),
+            configs=configs,
+        )
+    root = make_site(runs=runs)
+    site, problems = load_site(root)
+    assert site is not None
+    in_file_order = sorted(site.runs, key=lambda r: r.path)
+    reference = _same_configs_over_every_config(in_file_order, site.table)
+    grouped = load._same_configs(in_file_order, site.table)
+    across = {k: v for k, v in grouped.items() if len({r.path for r, _ in v}) > 1}
+    assert list(across.items()) == list(reference.items())  # the same places, in order
+    assert len(reference) > 3  # the site has duplicates across files to find
+    warned = [p for p in problems.warnings if "also measured in" in p.message]
+    expected = sum(1 for v in reference.values() for r, _ in v[1:] if r.path != v[0][0].path)
+    assert len(warned) == expected

@@ -262,6 +262,7 @@ def load_runs(
 
 
 def _batches(items: list, size: int) -> list[list]:
+    """`items` in lists of `size` (the last one shorter)."""
     return [items[i : i + size] for i in range(0, len(items), size)]
 
 

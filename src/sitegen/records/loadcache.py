@@ -70,12 +70,14 @@ def cache_key(catalog_digests: dict[str, str]) -> dict:
 
 
 def _problem_json(p: Problem) -> list | None:
+    """A problem as the index keeps it; None for one it cannot keep."""
     if (p.line is not None and type(p.line) is not int) or p.severity not in (ERROR, WARNING):
         return None  # a row of an archive: never a plain sweep's
     return [p.file, p.line, p.field, p.message, p.severity]
 
 
 def _fields_of(stored: dict) -> dict:
+    """Run fields as stored back to their types (only tagged values are lists or mappings)."""
     return {k: parsecache.decode(v) if isinstance(v, list | dict) else v for k, v in stored.items()}
 
 

@@ -34,12 +34,16 @@ Columns = dict[str, np.ndarray]
 
 @dataclass
 class Hit:
+    """A file whose bytes are those its load cache entry was made from."""
+
     rel: str
     digest: str
 
 
 @dataclass
 class Done:
+    """A file with nothing to load (unreadable, unparsable, or its run fields failed)."""
+
     rel: str
     digest: str | None
     problems: list[Problem]
@@ -47,6 +51,8 @@ class Done:
 
 @dataclass
 class Other:
+    """A record for the exact checker (check_run)."""
+
     rel: str
     rid: str
     digest: str
@@ -165,6 +171,7 @@ _SHARED: dict[str, Any] = {}  # what the workers were forked with
 
 
 def _work(batch: Sequence[tuple[Path, str, str]]) -> tuple[list[Outcome], Columns]:
+    """read_batch in a worker, with what the pool was forked with."""
     return read_batch(batch, _SHARED["known"], _SHARED["cached"], None, keep_docs=False)
 
 
@@ -177,6 +184,7 @@ def cores() -> int:
 
 
 def can_fork() -> bool:
+    """Whether worker processes can be forked here (they inherit the catalogs)."""
     return "fork" in multiprocessing.get_all_start_methods()
 
 
