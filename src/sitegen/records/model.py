@@ -191,6 +191,7 @@ class SiteConfig:
     frontier_method: str = "interpolate"
     description: str = ""
     license: str = ""  # of the published numbers: a URL, an SPDX identifier or a name
+    cards: tuple[str, ...] = ("pair", "model", "compare")  # page kinds with a link-preview card
 
 
 @dataclass(frozen=True)

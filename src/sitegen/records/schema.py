@@ -155,7 +155,7 @@ def site_config(c: Checker, data: Any, known_workloads: dict, pricing: Pricing) 
         top,
         (),
         ("title", "description", "base_url", "default_workload", "targets", "headline", "frontier")
-        + ("license",),
+        + ("license", "cards"),
     )
     base_url = c.string(top, (), "base_url")
     if base_url and (why := base_url_problem(base_url)):
@@ -191,6 +191,7 @@ def site_config(c: Checker, data: Any, known_workloads: dict, pricing: Pricing) 
     frontier = c.mapping(top.get("frontier", {}), ("frontier",)) or {}
     method = c.choice(frontier, ("frontier",), "method", FRONTIER_METHODS, default="interpolate")
     return SiteConfig(
+        cards=_cards(c, top),
         title=c.string(top, (), "title") or "",
         description=c.string(top, (), "description", required=False) or "",
         base_url=base_url or "https://example.org/",
@@ -201,6 +202,24 @@ def site_config(c: Checker, data: Any, known_workloads: dict, pricing: Pricing) 
         frontier_method=method or "interpolate",
         license=c.string(top, (), "license", required=False) or "",
     )
+
+
+CARD_PAGES = ("pair", "model", "compare")  # the page kinds that can have a link-preview card
+
+
+def _cards(c: Checker, top: dict) -> tuple[str, ...]:
+    """The page kinds that get a link-preview card: all of them unless the site says."""
+    if "cards" not in top:
+        return CARD_PAGES
+    raw = top["cards"]
+    what = "a list of page kinds that get a link-preview card: " + ", ".join(CARD_PAGES)
+    if not isinstance(raw, list):
+        c.expected(("cards",), what + " (or [] for none)", raw)
+        return CARD_PAGES
+    for i, value in enumerate(raw):
+        if value not in CARD_PAGES:
+            c.expected(("cards", i), "one of " + ", ".join(CARD_PAGES), value)
+    return tuple(k for k in CARD_PAGES if k in raw)
 
 
 # -- run records ---------------------------------------------------------------------------

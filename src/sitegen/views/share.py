@@ -107,10 +107,14 @@ class Share:
         page = dataclasses.replace(
             page, view=dataclasses.replace(page.view, badge=self.badge(model, gpu))
         )
-        return self._with(page, trail, data, image=True)
+        return self._with(page, trail, data, image=self._carded("pair"))
 
     def model(self, page: Page, model: str) -> Page:
-        return self._with(page, [self._model(model)], image=True)
+        return self._with(page, [self._model(model)], image=self._carded("model"))
+
+    def _carded(self, kind: str) -> bool:
+        """Whether pages of `kind` have a link-preview card (sitegen.yaml's `cards`)."""
+        return kind in self.src.site.config.cards
 
     def gpu(self, page: Page, gpu: str) -> Page:
         return self._with(page, [(self.src.site.gpus[gpu].name, f"gpus/{gpu}/")], image=False)
@@ -118,7 +122,7 @@ class Share:
     def compare(self, page: Page, model: str, a: str, b: str) -> Page:
         gpus = self.src.site.gpus
         trail = [self._model(model), (f"{gpus[a].name} vs {gpus[b].name}", page.route)]
-        return self._with(page, trail, image=True)
+        return self._with(page, trail, image=self._carded("compare"))
 
     def run(self, page: Page, model: str, gpu: str) -> Page:
         site = self.src.site
@@ -158,32 +162,35 @@ def share_jobs(src: Sources, keys: Keys, job: Callable) -> list:
     site = src.site
     fonts = fonts_digest()
     out = []
+    cards = site.config.cards
     for model, gpu in src.pair_keys:
-        key = keys.of("card", None, fonts, keys.pair(model, gpu))
+        carded = "pair" in cards
+        key = keys.of("card", None, fonts, carded, keys.pair(model, gpu))
         route = pair_route(model, gpu)
         out.append(
             job(
                 f"card {model} {gpu}",
                 key,
-                lambda m=model, g=gpu, r=route: (
+                lambda m=model, g=gpu, r=route, carded=carded: (
                     [],
-                    [DataFile(image_path(r), card_png(pair_card(src, m, g)))]
+                    ([DataFile(image_path(r), card_png(pair_card(src, m, g)))] if carded else [])
                     + ([badge_file(src, m, g)] if src.summaries(m, g) else []),
                 ),
             )
         )
     for model in src.models:
         pairs = [keys.pair(model, g) for g in src.gpus_of(model)]
-        out.append(
-            job(
-                f"card {model}",
-                keys.of("card", None, fonts, pairs),
-                lambda m=model: (
-                    [],
-                    [DataFile(image_path(f"models/{m}/"), card_png(model_card(src, m)))],
-                ),
+        if "model" in cards:
+            out.append(
+                job(
+                    f"card {model}",
+                    keys.of("card", None, fonts, pairs),
+                    lambda m=model: (
+                        [],
+                        [DataFile(image_path(f"models/{m}/"), card_png(model_card(src, m)))],
+                    ),
+                )
             )
-        )
         runs = [keys.run(r) for r in site.runs if r.model == model]
         out.append(
             job(
@@ -192,7 +199,7 @@ def share_jobs(src: Sources, keys: Keys, job: Callable) -> list:
                 lambda m=model: ([], [DataFile(model_feed_path(m), model_feed(site, m))]),
             )
         )
-    for model, a, b in compared(src):
+    for model, a, b in compared(src) if "compare" in cards else ():
         key = keys.of("card", None, fonts, keys.pair(model, a), keys.pair(model, b))
         out.append(
             job(
