@@ -48,9 +48,36 @@ def relative(from_route: str, to_path: str) -> str:
     """A link from the page in folder `from_route` to `to_path`, both under the site root."""
     if to_path.endswith("/") or to_path == "":
         target = to_path or "."
-        rel = posixpath.relpath(target, from_route or ".")
+        rel = _relpath(target, from_route or ".")
         return "./" if rel == "." else rel + "/"
-    return posixpath.relpath(to_path, from_route or ".")
+    return _relpath(to_path, from_route or ".")
+
+
+def _segments(path: str) -> list[str] | None:
+    """The folders and file of a plain relative path ("a/b/", "a/b.json", "."), or None for
+    any other (absolute, or with an empty, "." or ".." part)."""
+    if path == ".":
+        return []
+    parts = path.split("/")
+    if parts[-1] == "":
+        parts.pop()  # a folder's trailing slash
+    if not parts or "" in parts or "." in parts or ".." in parts:
+        return None
+    return parts
+
+
+@functools.lru_cache(maxsize=8192)  # a page links to the same few places many times
+def _relpath(path: str, start: str) -> str:
+    """posixpath.relpath(path, start), without its two abspath calls for plain paths."""
+    to, here = _segments(path), _segments(start)
+    if to is None or here is None:
+        return posixpath.relpath(path, start)
+    common = 0
+    for a, b in zip(to, here, strict=False):
+        if a != b:
+            break
+        common += 1
+    return "/".join([".."] * (len(here) - common) + to[common:]) or "."
 
 
 @jinja2.pass_context
