@@ -137,10 +137,11 @@ def curve_label(curve: dict) -> str:
     return f"{engine_name(curve['engine'])} {precision_name(curve['precision'])}"
 
 
-def _tip_lines(curve: dict, p: dict) -> list[str]:
+def _tip_lines(label: str, p: dict) -> list[str]:
+    """What the tooltip of point `p` of the curve named `label` says."""
     gpus = f"{p['gpus']} GPU{'s' if p['gpus'] != 1 else ''}"
     return [
-        f"{curve_label(curve)}, concurrency {p['concurrency']}",
+        f"{label}, concurrency {p['concurrency']}",
         f"{p['parallelism']} on {gpus}",
         f"{rate(p['interactivity'])} tok/s/user, {tokens(p['throughput_per_gpu'])} tok/s/GPU",
         f"TTFT {latency(p['ttft_ms'])}, TPOT {latency(p['tpot_ms'])} (medians)",
@@ -271,9 +272,10 @@ def draw_frontier(data: dict) -> str:
         curve, style = curves[i], found[i]
         on_frontier = {tuple(p) for p in curve["frontier"]}
         radius = RADIUS if style.strong else RADIUS * 0.8
+        label, attrs = curve_label(curve), series_attrs(i, style)
         for p in curve["points"]:
             px, py = x(p["interactivity"]), y(p["throughput_per_gpu"])
-            lines = _tip_lines(curve, p)
+            lines = _tip_lines(label, p)
             # points the frontier dominates are drawn hollow
             fill = (
                 style.colour
@@ -283,7 +285,7 @@ def draw_frontier(data: dict) -> str:
             out.append(
                 f'<path class="pt p{index}" tabindex="0" d="{marker(style.shape, px, py, radius)}" '
                 f'fill="{fill}" stroke="{style.colour}" stroke-width="1.5" '
-                f'{series_attrs(i, style)} data-curve="{i}" '
+                f'{attrs} data-curve="{i}" '
                 f'data-interactivity="{p["interactivity"]!r}" '
                 f'data-throughput-per-gpu="{p["throughput_per_gpu"]!r}" '
                 f'data-concurrency="{p["concurrency"]}">'
