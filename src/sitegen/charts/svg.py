@@ -184,15 +184,17 @@ def svg_start(
 
 def tooltip(index: int, px: float, py: float, lines: list[str], box: tuple[float, float]) -> str:
     """A box of text beside a point, hidden until the point is hovered or focused (CSS)."""
-    width = 12 + 7.0 * max(len(line) for line in lines)
+    width = 12 + 7.0 * max(map(len, lines))
     height = 10 + 16 * len(lines)
     right, bottom = box
     tx = px + 10 if px + 10 + width < right else px - 10 - width
     ty = min(max(py - height / 2, 4), bottom - height - 4)
     span_x, first_y = num(tx + 6), ty + 19
     spans = "".join(
-        f'<tspan x="{span_x}" y="{num(first_y + 16 * i)}">{text(line)}</tspan>'
-        for i, line in enumerate(lines)
+        [
+            f'<tspan x="{span_x}" y="{num(first_y + 16 * i)}">{text(line)}</tspan>'
+            for i, line in enumerate(lines)
+        ]
     )
     return (
         f'<g class="tip t{index}" visibility="hidden" pointer-events="none">'
