@@ -212,9 +212,10 @@ def x_values(data: dict) -> list[float]:
     return [p["interactivity"] for c in data["curves"] for p in c["points"]] + [data["target"]]
 
 
-def draw_frontier(data: dict) -> str:
-    """The chart as an <svg> element for inline use in a page."""
-    chart = chart_id("fc", data)
+def draw_frontier(data: dict, data_json: str | None = None) -> str:
+    """The chart as an <svg> element for inline use in a page (`data_json`: the data as
+    chart_id hashes it, where the caller has it)."""
+    chart = chart_id("fc", data, data_json)
     curves = data["curves"]
     found = styles(len(curves), data["strong"])
     legend, legend_height = svg_legend(
