@@ -403,3 +403,14 @@ def test_chart_key_and_id_read_the_data_as_json_always_did(label):
     shared = ascii_text(text)
     assert shared is None or chart_id("fc", data, shared) == f"fc-{digest}"
     assert (shared is None) == (not label.isascii() or "\x7f" in label)
+
+
+def test_parallelism_labels_are_those_of_whole_configs(flagship):
+    from sitegen.charts.frontier_chart import parallelism_labels
+    from sitegen.records import load_site
+
+    site, _ = load_site(flagship, use_cache=False)
+    rows = list(range(site.table.rows))[::-1]  # any order, as a curve's points take them
+    labels = parallelism_labels(site.table, rows)
+    assert labels == [c.parallelism for c in site.table.at(rows)]
+    assert any("disagg" in label for label in labels) and "TP8" in labels  # varied layouts
