@@ -147,7 +147,11 @@ class Envelope:
         return self._values[found.curve](x)
 
     def points(self) -> list[EnvelopePoint]:
-        return points(self.curves, self.stretches, self.method)
+        return list(self._points)  # a list of its own for each caller
+
+    @functools.cached_property
+    def _points(self) -> tuple[EnvelopePoint, ...]:
+        return tuple(points(self.curves, self.stretches, self.method))  # read by several pages
 
     def leaders(self) -> list[int]:
         return leaders(self.stretches)

@@ -134,16 +134,22 @@ def frontier_chart_data(site: Site, summary: WorkloadSummary, strong: list[int])
     )
 
 
-def run_chart_data(site: Site, run: SweepRun) -> dict | None:
-    """The chart of one sweep on its own: its ok configs, its frontier, its value at the target."""
-    ok = [c for c in run.configs if c.ok and c.tpot_ms is not None and c.ttft_ms is not None]
+def run_chart_data(site: Site, run: SweepRun, labels: Sequence[str] | None = None) -> dict | None:
+    """The chart of one sweep on its own: its ok configs, its frontier, its value at the target.
+    `labels`: each config's parallelism, in the run's order, where the caller has them."""
+    labels = [c.parallelism for c in run.configs] if labels is None else labels
+    ok = [
+        (c, label)
+        for c, label in zip(run.configs, labels, strict=True)
+        if c.ok and c.tpot_ms is not None and c.ttft_ms is not None
+    ]
     if not ok:
         return None
     config = site.config
     front = frontier.pareto_frontier(
-        frontier.Point(c.interactivity, c.throughput_per_gpu) for c in ok
+        frontier.Point(c.interactivity, c.throughput_per_gpu) for c, _ in ok
     )
-    ordered = sorted(ok, key=lambda c: (c.interactivity, c.throughput_per_gpu))
+    ordered = sorted(ok, key=lambda row: (row[0].interactivity, row[0].throughput_per_gpu))
     head = frontier.value_at(front, config.headline_interactivity, config.frontier_method)
     # the headline as the pair page says it, so that a pair of one run shares its chart
     reached = head is not None
@@ -162,10 +168,10 @@ def run_chart_data(site: Site, run: SweepRun) -> dict | None:
                     "ttft_ms": c.ttft_ms.median,
                     "tpot_ms": c.tpot_ms.median,
                     "run": run.id,
-                    "parallelism": c.parallelism,
+                    "parallelism": label,
                     "date": run.date.isoformat(),
                 }
-                for c in ordered
+                for c, label in ordered
             ],
         }
     ]
