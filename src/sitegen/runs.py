@@ -10,6 +10,7 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from .display import DASH, context_tokens, engine_name, latency, precision_name, rate, tokens
 from .records import MatrixRun, Run, Site, SweepRun
@@ -357,8 +358,7 @@ def matrix_summary(run: MatrixRun) -> MatrixSummary:
 # -- sweeps ------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class ConfigRow:
+class ConfigRow(NamedTuple):  # a tuple: a report makes one per config
     parallelism: str
     gpus: int
     concurrency: int

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from markupsafe import Markup
 
@@ -73,8 +73,7 @@ def placeholders(src: Sources, model: str, gpu: str, summary: WorkloadSummary | 
     return context
 
 
-@dataclass(frozen=True)
-class PointRow:
+class PointRow(NamedTuple):  # a tuple: a pair page makes one per measured config
     """A measured config of the frontier chart as the table under it lists it, formatted."""
 
     curve: str  # engine and precision
