@@ -60,8 +60,12 @@ class Chart:
     @property
     def legend(self) -> list[LegendEntry]:
         """Every series, the strong ones first: the list under the chart, and its switches."""
+        return list(self._legend)
+
+    @functools.cached_property
+    def _legend(self) -> tuple[LegendEntry, ...]:  # a template reads it up to four times
         data = self.data
-        return legend_entries(_labels(self.kind, data), data["strong"], data.get("palette"))
+        return tuple(legend_entries(_labels(self.kind, data), data["strong"], data.get("palette")))
 
     @property
     def log_x(self) -> bool:
