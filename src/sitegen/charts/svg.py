@@ -198,19 +198,19 @@ def tooltip(index: int, px: float, py: float, lines: list[str], box: tuple[float
     right, bottom = box
     tx = px + 10 if px + 10 + width < right else px - 10 - width
     ty = min(max(py - height / 2, 4), bottom - height - 4)
-    span_x, first_y = num(tx + 6), ty + 19
+    span, first_y = f'<tspan x="{num(tx + 6)}" y="', ty + 19
     spans = "".join(
-        [
-            f'<tspan x="{span_x}" y="{num(first_y + 16 * i)}">{text(line)}</tspan>'
-            for i, line in enumerate(lines)
-        ]
+        [f'{span}{num(first_y + 16 * i)}">{text(line)}</tspan>' for i, line in enumerate(lines)]
     )
     return (
         f'<g class="tip t{index}" visibility="hidden" pointer-events="none">'
-        f'<rect x="{num(tx)}" y="{num(ty)}" width="{num(width)}" height="{num(height)}" rx="4" '
-        f'fill="#ffffff" stroke="{AXIS}"/>'
-        f'<text {FONT} font-size="12" fill="{TEXT}">{spans}</text></g>'
+        f'<rect x="{num(tx)}" y="{num(ty)}" width="{num(width)}" height="{height}"{_TIP_BOX}'
+        f"{spans}</text></g>"
     )
+
+
+# the rest of a tooltip's box and the start of its text (a height is a whole number)
+_TIP_BOX = f' rx="4" fill="#ffffff" stroke="{AXIS}"/><text {FONT} font-size="12" fill="{TEXT}">'
 
 
 def tooltip_css(chart_id: str, count: int) -> str:
