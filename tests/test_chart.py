@@ -272,9 +272,9 @@ def test_unchanged_chart_is_drawn_once_across_builds(make_site, monkeypatch):
     calls = []
     real = step.DRAW["frontier"]
 
-    def counting(data):
+    def counting(data, **options):
         calls.append(1)
-        return real(data)
+        return real(data, **options)
 
     monkeypatch.setitem(step.DRAW, "frontier", counting)
     root = make_site()
@@ -382,3 +382,35 @@ def test_cache_key_covers_the_code_that_writes_the_labels_and_curves():
     names = {p.name for p in cache_module.drawing_sources()}
     assert {"display.py", "frontier.py", "frontier_chart.py", "svg.py"} <= names
     assert all(p.is_file() for p in cache_module.drawing_sources())
+
+
+@pytest.mark.parametrize(
+    "label", ["H100 SXM", "Modèle ünï", "tab\there", "del\x7fchar", "emoji 🚀", 'quote " \\']
+)
+def test_chart_key_and_id_read_the_data_as_json_always_did(label):
+    import hashlib
+
+    from sitegen.charts.cache import chart_key, code_digest, data_text
+    from sitegen.charts.svg import ascii_text, chart_id
+
+    data = {"b": [1.5, None, True], "a": {"label": label, "z": 2}}
+    payload = json.dumps(["frontier", code_digest(), data], sort_keys=True, ensure_ascii=False)
+    assert chart_key("frontier", data) == hashlib.sha256(payload.encode()).hexdigest()
+    text = data_text(data)
+    assert chart_key("frontier", data, text) == chart_key("frontier", data)
+    digest = hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:10]
+    assert chart_id("fc", data) == f"fc-{digest}"
+    shared = ascii_text(text)
+    assert shared is None or chart_id("fc", data, shared) == f"fc-{digest}"
+    assert (shared is None) == (not label.isascii() or "\x7f" in label)
+
+
+def test_parallelism_labels_are_those_of_whole_configs(flagship):
+    from sitegen.charts.frontier_chart import parallelism_labels
+    from sitegen.records import load_site
+
+    site, _ = load_site(flagship, use_cache=False)
+    rows = list(range(site.table.rows))[::-1]  # any order, as a curve's points take them
+    labels = parallelism_labels(site.table, rows)
+    assert labels == [c.parallelism for c in site.table.at(rows)]
+    assert any("disagg" in label for label in labels) and "TP8" in labels  # varied layouts

@@ -145,3 +145,18 @@ def test_reader_gives_value_at_s_numbers_exactly(method):
         for t in targets:
             assert read(t) == frontier.value_at(front, t, method)
     assert frontier.reader((), method)(10) is None
+
+
+@pytest.mark.parametrize("method", ["interpolate", "measured"])
+@pytest.mark.parametrize("seed", range(12))
+def test_value_at_reads_the_first_stretch_holding_x(seed, method):
+    """At a boundary two stretches hold x: the value is the earlier one's, as a scan finds it."""
+    env = Envelope.of(_random_curves(300 + seed, 2 + seed % 5), method)
+    values = [frontier.reader(c.frontier, method) for c in env.curves]
+    bounds = [x for s in env.stretches for x in (s.start, s.end)]
+    for x in bounds + _samples(env, 100):
+        if x > env.end:
+            assert env.value_at(x) is None
+            continue
+        first = next((s for s in env.stretches if s.start <= x <= s.end), env.stretches[0])
+        assert env.value_at(x) == values[first.curve](x), x

@@ -34,3 +34,23 @@ def test_an_address_in_a_page_is_found_escaped_or_not() -> None:
     assert page_address("<p>&lt;function f at 0x7f3a2b1c&gt;</p>") == "&lt;function f at 0x...&gt;"
     assert page_address("<p><object at 0xdeadbeef></p>") == "<object at 0x...>"
     assert page_address("<p>measured at 0x1234 offset</p>") is None
+
+
+class Drawn:
+    """Markup-like: what it prints is its HTML, not its repr."""
+
+    def __init__(self, html: str) -> None:
+        self.html = html
+
+    def __html__(self) -> str:
+        return self.html
+
+    def __repr__(self) -> str:
+        return "Drawn(...)"
+
+
+def test_markup_objects_are_checked_by_the_html_they_print() -> None:
+    fine = Drawn("<svg><title>A100</title></svg>")
+    assert printable(fine) is fine
+    with pytest.raises(NotReproducible):
+        printable(Drawn("<svg><title><object at 0x7f3a2b1c></title></svg>"))

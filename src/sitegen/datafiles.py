@@ -6,6 +6,7 @@ import csv
 import dataclasses
 import io
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from .energy import Energy
@@ -286,9 +287,9 @@ _CONFIG_ATTRIBUTES = tuple(f.name for f in dataclasses.fields(SweepConfig))
 _LATENCY_ATTRIBUTES = tuple(f.name for f in dataclasses.fields(Latency))
 
 
-def _config_json(config: SweepConfig) -> dict:
+def _config_json(config: SweepConfig, parallelism: str) -> dict:
     """A config as runs/<id>/data.json lists it: every field (null when absent), then the
-    figures derived from them."""
+    figures derived from them (`parallelism`: its label)."""
     out = {}
     for name in _CONFIG_ATTRIBUTES:
         value = getattr(config, name)
@@ -296,19 +297,21 @@ def _config_json(config: SweepConfig) -> dict:
             value = {k: getattr(value, k) for k in _LATENCY_ATTRIBUTES}
         out[name] = value
     out["interactivity"] = config.interactivity if config.tpot_ms else None
-    out["parallelism"] = config.parallelism
+    out["parallelism"] = parallelism
     return out
 
 
-def run_json(run: Run) -> dict:
-    """The run as normalised data: the record's fields, with derived figures beside them."""
+def run_json(run: Run, labels: Sequence[str] | None = None) -> dict:
+    """The run as normalised data: the record's fields, with derived figures beside them.
+    `labels`: a sweep's configs' parallelism, in its order, where the caller has them."""
     # a path in the site's source tree means nothing to a reader; configs follow, derived
     skip = ("path", "configs")
     data = {
         f.name: _plain(getattr(run, f.name)) for f in dataclasses.fields(run) if f.name not in skip
     }
     if isinstance(run, SweepRun):
-        data["configs"] = [_config_json(c) for c in run.configs]
+        labels = [c.parallelism for c in run.configs] if labels is None else labels
+        data["configs"] = [_config_json(c, p) for c, p in zip(run.configs, labels, strict=True)]
     elif isinstance(run, MatrixRun):
         for cell in data["decode"]:
             cell["aggregate_tok_s_per_gpu"] = cell["aggregate_tok_s"] / run.gpus

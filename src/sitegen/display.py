@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 
 DASH = "-"
@@ -133,6 +134,7 @@ def ratio(value: float | None) -> str:
     return f"{value:.{decimals}f}x"
 
 
+@functools.lru_cache(maxsize=1024)  # a site has a few dozen engines, named on every page
 def engine_name(slug: str | None) -> str:
     """sglang -> SGLang, dynamo-vllm-mtp -> Dynamo vLLM + MTP."""
     if not slug:

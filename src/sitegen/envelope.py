@@ -7,6 +7,7 @@ wins. The same search finds which GPU's envelope is best where. Pure numbers, no
 
 from __future__ import annotations
 
+import bisect
 import functools
 import math
 from collections.abc import Callable, Sequence
@@ -130,15 +131,27 @@ class Envelope:
     def _values(self) -> list[ValueAt]:
         return curve_values(self.curves, self.method)
 
+    @functools.cached_property
+    def _ends(self) -> list[float]:
+        return [s.end for s in self.stretches]
+
     def value_at(self, x: float) -> float | None:
         """The best curve's value at x: its peak below the slowest point, None above the fastest."""
         if not self.stretches or x > self.end:
             return None
-        found = next((s for s in self.stretches if s.start <= x <= s.end), self.stretches[0])
+        # the first stretch holding x: stretches run in x order, so it is the first ending at
+        # or after x, if it starts at or before x; else (below the envelope) the first
+        found = self.stretches[bisect.bisect_left(self._ends, x)]
+        if found.start > x:
+            found = self.stretches[0]
         return self._values[found.curve](x)
 
     def points(self) -> list[EnvelopePoint]:
-        return points(self.curves, self.stretches, self.method)
+        return list(self._points)  # a list of its own for each caller
+
+    @functools.cached_property
+    def _points(self) -> tuple[EnvelopePoint, ...]:
+        return tuple(points(self.curves, self.stretches, self.method))  # read by several pages
 
     def leaders(self) -> list[int]:
         return leaders(self.stretches)
@@ -162,11 +175,12 @@ def points(
     """The envelope as points: each stretch's start, the winner's measured points inside it,
     and its end. Where the winner changes the x is listed twice, once for each curve."""
     out = []
+    values = curve_values(curves, method)  # each curve's tangents computed once, not per x
     for s in found:
         curve = curves[s.curve]
         inside = [p.interactivity for p in curve.frontier if s.start < p.interactivity < s.end]
         for x in [s.start, *inside, s.end] if s.end > s.start else [s.start]:
-            value = frontier.value_at(curve.frontier, x, method)
+            value = values[s.curve](x)
             assert value is not None, "a stretch lies where its curve has a value"
             out.append(EnvelopePoint(x, value, s.curve))
     return out

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import gc
 import posixpath
 import traceback
 from pathlib import Path
@@ -48,9 +49,36 @@ def relative(from_route: str, to_path: str) -> str:
     """A link from the page in folder `from_route` to `to_path`, both under the site root."""
     if to_path.endswith("/") or to_path == "":
         target = to_path or "."
-        rel = posixpath.relpath(target, from_route or ".")
+        rel = _relpath(target, from_route or ".")
         return "./" if rel == "." else rel + "/"
-    return posixpath.relpath(to_path, from_route or ".")
+    return _relpath(to_path, from_route or ".")
+
+
+def _segments(path: str) -> list[str] | None:
+    """The folders and file of a plain relative path ("a/b/", "a/b.json", "."), or None for
+    any other (absolute, or with an empty, "." or ".." part)."""
+    if path == ".":
+        return []
+    parts = path.split("/")
+    if parts[-1] == "":
+        parts.pop()  # a folder's trailing slash
+    if not parts or "" in parts or "." in parts or ".." in parts:
+        return None
+    return parts
+
+
+@functools.lru_cache(maxsize=8192)  # a page links to the same few places many times
+def _relpath(path: str, start: str) -> str:
+    """posixpath.relpath(path, start), without its two abspath calls for plain paths."""
+    to, here = _segments(path), _segments(start)
+    if to is None or here is None:
+        return posixpath.relpath(path, start)
+    common = 0
+    for a, b in zip(to, here, strict=False):
+        if a != b:
+            break
+        common += 1
+    return "/".join([".."] * (len(here) - common) + to[common:]) or "."
 
 
 @jinja2.pass_context
@@ -132,7 +160,16 @@ def render_page(env: jinja2.Environment, page: Page, globals_: dict) -> str:
     """The page's HTML; NotReproducible when it shows an object's memory address (printed
     through `~` or a filter, which `printable` does not see)."""
     template = env.get_template(page.template)
-    html = template.render(page=page, **globals_, **page.context)
+    # The collector would scan the many young objects of a render again and again, though
+    # they die with it (about a fifth of rendering's CPU): it waits until the page is made.
+    paused = gc.isenabled()
+    if paused:
+        gc.disable()
+    try:
+        html = template.render(page=page, **globals_, **page.context)
+    finally:
+        if paused:
+            gc.enable()
     if (shown := page_address(html)) is not None:
         exc = NotReproducible(
             f"the page {page.path} shows an object's memory address, which changes from build "

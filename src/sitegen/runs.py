@@ -10,6 +10,7 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from .display import DASH, context_tokens, engine_name, latency, precision_name, rate, tokens
 from .records import MatrixRun, Run, Site, SweepRun
@@ -357,8 +358,7 @@ def matrix_summary(run: MatrixRun) -> MatrixSummary:
 # -- sweeps ------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class ConfigRow:
+class ConfigRow(NamedTuple):  # a tuple: a report makes one per config
     parallelism: str
     gpus: int
     concurrency: int
@@ -376,7 +376,9 @@ class SweepReport:
     rows: tuple[ConfigRow, ...]
 
 
-def sweep_report(run: SweepRun, site: Site) -> SweepReport:
+def sweep_report(run: SweepRun, site: Site, labels: Sequence[str] | None = None) -> SweepReport:
+    """`labels`: each config's parallelism, in the run's order, where the caller has them."""
+    labels = [c.parallelism for c in run.configs] if labels is None else labels
     gpu = site.gpus[run.gpu]
     engine = engine_name(run.engine) + (f" {run.engine_version}" if run.engine_version else "")
     facts = (
@@ -386,11 +388,12 @@ def sweep_report(run: SweepRun, site: Site) -> SweepReport:
         f"config{'' if len(run.configs) == 1 else 's'}."
     )
     ordered = sorted(
-        run.configs, key=lambda c: (c.status != "ok", c.gpus, c.parallelism, c.concurrency)
+        zip(run.configs, labels, strict=True),
+        key=lambda row: (row[0].status != "ok", row[0].gpus, row[1], row[0].concurrency),
     )
     rows = tuple(
         ConfigRow(
-            parallelism=c.parallelism,
+            parallelism=label,
             gpus=c.gpus,
             concurrency=c.concurrency,
             throughput_per_gpu=tokens(c.throughput_per_gpu),
@@ -399,6 +402,6 @@ def sweep_report(run: SweepRun, site: Site) -> SweepReport:
             tpot=latency(c.tpot_ms.median) if c.tpot_ms else DASH,
             status=c.status,
         )
-        for c in ordered
+        for c, label in ordered
     )
     return SweepReport(run, facts, rows)

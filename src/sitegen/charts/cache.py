@@ -41,9 +41,17 @@ def code_digest() -> str:
     return h.hexdigest()
 
 
-def chart_key(kind: str, data: object) -> str:
-    payload = json.dumps([kind, code_digest(), data], sort_keys=True, ensure_ascii=False)
-    return hashlib.sha256(payload.encode()).hexdigest()
+def data_text(data: object) -> str:
+    """A chart's data as its key reads it: JSON with sorted keys, text unescaped."""
+    return json.dumps(data, sort_keys=True, ensure_ascii=False)
+
+
+def chart_key(kind: str, data: object, text: str | None = None) -> str:
+    """The hash of json.dumps([kind, code_digest(), data], sort_keys=True, ensure_ascii=False);
+    `text` is data_text(data), where the caller has it already."""
+    text = data_text(data) if text is None else text
+    head = json.dumps([kind, code_digest()], ensure_ascii=False)[:-1]  # without its "]"
+    return hashlib.sha256(f"{head}, {text}]".encode()).hexdigest()
 
 
 class ChartCache:

@@ -7,7 +7,8 @@ user, labelled with the engine and precision that give it (the model and compari
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Callable, Sequence
 
 from .. import frontier
 from ..display import rate, tokens
@@ -88,10 +89,17 @@ def envelope_chart_data(
 
 
 def _value(curve: dict, x: float, method: str) -> float:
-    pts = [frontier.Point(px, py) for px, py in curve["frontier"]]
-    value = frontier.value_at(pts, x, method)
+    value = _reader(tuple(map(tuple, curve["frontier"])), method)(x)
     assert value is not None, "a stretch lies where its curve has a value"
     return value
+
+
+@functools.lru_cache(maxsize=256)  # a chart reads each of its curves a dozen times
+def _reader(
+    points: tuple[tuple[float, float], ...], method: str
+) -> Callable[[float], float | None]:
+    """frontier.value_at of one curve, its tangents computed once (the same numbers)."""
+    return frontier.reader([frontier.Point(px, py) for px, py in points], method)
 
 
 def _measured(series: dict) -> list[tuple[dict, float, float]]:
@@ -193,9 +201,10 @@ def x_values(data: dict) -> list[float]:
     return xs + [s["stretches"][0][1] for s in data["series"]] + [data["target"]]
 
 
-def draw_envelopes(data: dict) -> str:
-    """The chart as an <svg> element for inline use in a page."""
-    chart = chart_id("ec", data)
+def draw_envelopes(data: dict, data_json: str | None = None) -> str:
+    """The chart as an <svg> element for inline use in a page (`data_json`: the data as
+    chart_id hashes it, where the caller has it)."""
+    chart = chart_id("ec", data, data_json)
     all_series = data["series"]
     found = styles(len(all_series), data["strong"])
     legend, legend_height = svg_legend(

@@ -6,9 +6,15 @@
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Sequence
+
+import numpy as np
+
 from .. import frontier
 from ..display import engine_name, latency, precision_name, rate, tokens
-from ..records import Site, SweepRun
+from ..records import Site, SweepConfig, SweepRun
+from ..records.columnar import INTEGER_COLUMNS, ConfigTable
 from ..tables import WorkloadSummary
 from .axes import interactivity_axis
 from .paths import curve_path
@@ -59,6 +65,44 @@ def _chart_data(
     }
 
 
+# what SweepConfig.parallelism reads of a config
+PARALLELISM_FIELDS = (
+    "gpus",
+    "tp",
+    "pp",
+    "ep",
+    "dp",
+    "dp_attention",
+    "disagg",
+    "prefill_gpus",
+    "decode_gpus",
+    "spec_decoding",
+)
+
+
+def parallelism_labels(table: ConfigTable, rows: Sequence[int]) -> list[str]:
+    """SweepConfig.parallelism of the table's rows, from the columns it reads alone (making
+    whole configs, latencies and all, costs several times more)."""
+    index = np.asarray(rows, dtype=np.int64)
+    columns = []
+    for name in PARALLELISM_FIELDS:
+        column = table.columns[name][index]
+        values = column.tolist()
+        if column.dtype.kind == "f":  # NaN: absent; integer fields are stored as floats
+            integer = name in INTEGER_COLUMNS
+            values = [None if v != v else int(v) if integer else v for v in values]
+        columns.append(values)
+    return [_parallelism(values) for values in zip(*columns, strict=True)]
+
+
+@functools.lru_cache(maxsize=4096)  # a site has a few dozen layouts, over thousands of configs
+def _parallelism(values: tuple) -> str:
+    """The label of a config holding `values` (of PARALLELISM_FIELDS) and no figures."""
+    fields = dict(zip(PARALLELISM_FIELDS, values, strict=True))
+    no_figures = {"concurrency": 0, "throughput_per_gpu": None, "ttft_ms": None, "tpot_ms": None}
+    return SweepConfig(**no_figures, **fields).parallelism
+
+
 def frontier_chart_data(site: Site, summary: WorkloadSummary, strong: list[int]) -> dict:
     """Everything the chart shows, as plain values: the chart is a function of this alone."""
     head = summary.headline
@@ -68,9 +112,12 @@ def frontier_chart_data(site: Site, summary: WorkloadSummary, strong: list[int])
             "precision": c.precision,
             "frontier": [[p.interactivity, p.throughput_per_gpu] for p in c.frontier],
             "points": [
-                dict(p, parallelism=config.parallelism, date=date)
-                for p, config, date in zip(
-                    c.points, site.table.at(c.point_rows), c.point_dates, strict=True
+                dict(p, parallelism=label, date=date)
+                for p, label, date in zip(
+                    c.points,
+                    parallelism_labels(site.table, c.point_rows),
+                    c.point_dates,
+                    strict=True,
                 )
             ],
         }
@@ -87,16 +134,22 @@ def frontier_chart_data(site: Site, summary: WorkloadSummary, strong: list[int])
     )
 
 
-def run_chart_data(site: Site, run: SweepRun) -> dict | None:
-    """The chart of one sweep on its own: its ok configs, its frontier, its value at the target."""
-    ok = [c for c in run.configs if c.ok and c.tpot_ms is not None and c.ttft_ms is not None]
+def run_chart_data(site: Site, run: SweepRun, labels: Sequence[str] | None = None) -> dict | None:
+    """The chart of one sweep on its own: its ok configs, its frontier, its value at the target.
+    `labels`: each config's parallelism, in the run's order, where the caller has them."""
+    labels = [c.parallelism for c in run.configs] if labels is None else labels
+    ok = [
+        (c, label)
+        for c, label in zip(run.configs, labels, strict=True)
+        if c.ok and c.tpot_ms is not None and c.ttft_ms is not None
+    ]
     if not ok:
         return None
     config = site.config
     front = frontier.pareto_frontier(
-        frontier.Point(c.interactivity, c.throughput_per_gpu) for c in ok
+        frontier.Point(c.interactivity, c.throughput_per_gpu) for c, _ in ok
     )
-    ordered = sorted(ok, key=lambda c: (c.interactivity, c.throughput_per_gpu))
+    ordered = sorted(ok, key=lambda row: (row[0].interactivity, row[0].throughput_per_gpu))
     head = frontier.value_at(front, config.headline_interactivity, config.frontier_method)
     # the headline as the pair page says it, so that a pair of one run shares its chart
     reached = head is not None
@@ -115,10 +168,10 @@ def run_chart_data(site: Site, run: SweepRun) -> dict | None:
                     "ttft_ms": c.ttft_ms.median,
                     "tpot_ms": c.tpot_ms.median,
                     "run": run.id,
-                    "parallelism": c.parallelism,
+                    "parallelism": label,
                     "date": run.date.isoformat(),
                 }
-                for c in ordered
+                for c, label in ordered
             ],
         }
     ]
@@ -137,10 +190,11 @@ def curve_label(curve: dict) -> str:
     return f"{engine_name(curve['engine'])} {precision_name(curve['precision'])}"
 
 
-def _tip_lines(curve: dict, p: dict) -> list[str]:
+def _tip_lines(label: str, p: dict) -> list[str]:
+    """What the tooltip of point `p` of the curve named `label` says."""
     gpus = f"{p['gpus']} GPU{'s' if p['gpus'] != 1 else ''}"
     return [
-        f"{curve_label(curve)}, concurrency {p['concurrency']}",
+        f"{label}, concurrency {p['concurrency']}",
         f"{p['parallelism']} on {gpus}",
         f"{rate(p['interactivity'])} tok/s/user, {tokens(p['throughput_per_gpu'])} tok/s/GPU",
         f"TTFT {latency(p['ttft_ms'])}, TPOT {latency(p['tpot_ms'])} (medians)",
@@ -211,9 +265,10 @@ def x_values(data: dict) -> list[float]:
     return [p["interactivity"] for c in data["curves"] for p in c["points"]] + [data["target"]]
 
 
-def draw_frontier(data: dict) -> str:
-    """The chart as an <svg> element for inline use in a page."""
-    chart = chart_id("fc", data)
+def draw_frontier(data: dict, data_json: str | None = None) -> str:
+    """The chart as an <svg> element for inline use in a page (`data_json`: the data as
+    chart_id hashes it, where the caller has it)."""
+    chart = chart_id("fc", data, data_json)
     curves = data["curves"]
     found = styles(len(curves), data["strong"])
     legend, legend_height = svg_legend(
@@ -271,9 +326,10 @@ def draw_frontier(data: dict) -> str:
         curve, style = curves[i], found[i]
         on_frontier = {tuple(p) for p in curve["frontier"]}
         radius = RADIUS if style.strong else RADIUS * 0.8
+        label, attrs = curve_label(curve), series_attrs(i, style)
         for p in curve["points"]:
             px, py = x(p["interactivity"]), y(p["throughput_per_gpu"])
-            lines = _tip_lines(curve, p)
+            lines = _tip_lines(label, p)
             # points the frontier dominates are drawn hollow
             fill = (
                 style.colour
@@ -283,7 +339,7 @@ def draw_frontier(data: dict) -> str:
             out.append(
                 f'<path class="pt p{index}" tabindex="0" d="{marker(style.shape, px, py, radius)}" '
                 f'fill="{fill}" stroke="{style.colour}" stroke-width="1.5" '
-                f'{series_attrs(i, style)} data-curve="{i}" '
+                f'{attrs} data-curve="{i}" '
                 f'data-interactivity="{p["interactivity"]!r}" '
                 f'data-throughput-per-gpu="{p["throughput_per_gpu"]!r}" '
                 f'data-concurrency="{p["concurrency"]}">'

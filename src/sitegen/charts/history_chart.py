@@ -91,8 +91,10 @@ def series_index(data: dict, curve: dict) -> int:
     return [tuple(o) for o in data["order"]].index((curve["engine"], curve["precision"]))
 
 
-def draw_history(data: dict) -> str:
-    chart = chart_id("hc", data)
+def draw_history(data: dict, data_json: str | None = None) -> str:
+    """The chart as an <svg> element (`data_json`: the data as chart_id hashes it, where the
+    caller has it)."""
+    chart = chart_id("hc", data, data_json)
     curves = data["curves"]
     found = styles(len(data["order"]), data["strong"], data["palette"])
     labels = [curve_label({"engine": e, "precision": p}) for e, p in data["order"]]

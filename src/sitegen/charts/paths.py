@@ -56,20 +56,28 @@ def _smooth(pts: Sequence[Sequence[float]], start: float, end: float, x: Scale, 
         a, b = max(xs[i], start), min(xs[i + 1], end)
         if a >= b:
             continue
+        piece = (xs[i], xs[i + 1], ys[i], ys[i + 1], tangents[i], tangents[i + 1])
         cuts = _cuts(a, b, x)
-        for u, v in zip(cuts, cuts[1:], strict=False):
-            yu, su = hermite(xs[i], xs[i + 1], ys[i], ys[i + 1], tangents[i], tangents[i + 1], u)
-            yv, sv = hermite(xs[i], xs[i + 1], ys[i], ys[i + 1], tangents[i], tangents[i + 1], v)
-            # slopes in pixels: dY/dX = y'(value) * dy/dx / x'(u)
-            pu, pv = su * y.slope(yu) / x.slope(u), sv * y.slope(yv) / x.slope(v)
-            third = (x(v) - x(u)) / 3
-            if not out:
-                out.append(f"M{num(x(u))},{num(y(yu))}")
+        # each cut ends one Bezier and starts the next: its pixel and slope are taken once
+        u_px, yu_px, pu = _cut_pixel(piece, cuts[0], x, y)
+        if not out:
+            out.append(f"M{num(u_px)},{num(yu_px)}")
+        for v in cuts[1:]:
+            v_px, yv_px, pv = _cut_pixel(piece, v, x, y)
+            third = (v_px - u_px) / 3
             out.append(
-                f"C{num(x(u) + third)},{num(y(yu) + third * pu)} "
-                f"{num(x(v) - third)},{num(y(yv) - third * pv)} {num(x(v))},{num(y(yv))}"
+                f"C{num(u_px + third)},{num(yu_px + third * pu)} "
+                f"{num(v_px - third)},{num(yv_px - third * pv)} {num(v_px)},{num(yv_px)}"
             )
+            u_px, yu_px, pu = v_px, yv_px, pv
     return "".join(out)
+
+
+def _cut_pixel(piece: tuple[float, ...], u: float, x: Scale, y: Scale) -> tuple[float, ...]:
+    """Where the Hermite `piece` is drawn at `u`: x and y pixels, and its slope in pixels."""
+    yu, su = hermite(*piece, u)
+    # slopes in pixels: dY/dX = y'(value) * dy/dx / x'(u)
+    return x(u), y(yu), su * y.slope(yu) / x.slope(u)
 
 
 def _steps(pts: Sequence[Sequence[float]], start: float, end: float, x: Scale, y: Scale) -> str:

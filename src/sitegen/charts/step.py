@@ -7,6 +7,7 @@ A page left out of the step (its output kept from the last build) costs no drawi
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
@@ -14,12 +15,14 @@ from markupsafe import Markup
 
 from . import envelope_chart, frontier_chart
 from .axes import wants_log
-from .cache import ChartCache, chart_key
+from .cache import ChartCache, chart_key, data_text
 from .envelope_chart import draw_envelopes
 from .frontier_chart import curve_label, draw_frontier
 from .history_chart import draw_history
 from .series import LegendEntry, legend_entries
+from .svg import ascii_text
 
+# each draws (data, data_json=None): data_json is the data as chart_id hashes it, if known
 DRAW: dict[str, Callable] = {
     "frontier": draw_frontier,
     "history": draw_history,
@@ -57,8 +60,12 @@ class Chart:
     @property
     def legend(self) -> list[LegendEntry]:
         """Every series, the strong ones first: the list under the chart, and its switches."""
+        return list(self._legend)
+
+    @functools.cached_property
+    def _legend(self) -> tuple[LegendEntry, ...]:  # a template reads it up to four times
         data = self.data
-        return legend_entries(_labels(self.kind, data), data["strong"], data.get("palette"))
+        return tuple(legend_entries(_labels(self.kind, data), data["strong"], data.get("palette")))
 
     @property
     def log_x(self) -> bool:
@@ -79,7 +86,8 @@ def draw_charts(
     """Draw every chart not drawn yet, each through the cache; `step` after each chart."""
     for chart in charts:
         if chart.svg is None:
-            chart.key = chart_key(chart.kind, chart.data)
-            svg = cache.get_or_draw(chart.kind, chart.data, DRAW[chart.kind], chart.key)
-            chart.svg = Markup(svg)
+            text = data_text(chart.data)  # the data's JSON, written once for key and id
+            chart.key = chart_key(chart.kind, chart.data, text)
+            draw = functools.partial(DRAW[chart.kind], data_json=ascii_text(text))
+            chart.svg = Markup(cache.get_or_draw(chart.kind, chart.data, draw, chart.key))
         step()

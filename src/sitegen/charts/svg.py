@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import math
@@ -22,13 +23,16 @@ FONT = 'font-family="system-ui, -apple-system, Segoe UI, Roboto, Arial, sans-ser
 def num(value: float) -> str:
     """A coordinate with one decimal, without a trailing .0 (smaller, stable output)."""
     text = f"{value:.1f}"
-    if text.endswith(".0"):
-        text = text[:-2]
+    if text[-1] != "0":  # one decimal always: only x.0 ends in 0 (the hottest function here)
+        return text
+    text = text[:-2]
     return "0" if text == "-0" else text
 
 
 def text(value: str) -> str:
-    return escape(value)
+    if "&" in value or "<" in value or ">" in value:
+        return escape(value)
+    return value  # most labels have nothing to escape: three tests cost less than escape()
 
 
 def attr(value: str) -> str:
@@ -64,16 +68,21 @@ class LogScale(Scale):
 
     log = True
 
+    def __post_init__(self) -> None:
+        # the logs of the ends, taken once: a chart maps thousands of values (not fields)
+        object.__setattr__(self, "_log_d0", math.log(self.d0))
+        object.__setattr__(self, "_log_span", math.log(self.d1) - math.log(self.d0))
+
     def __call__(self, value: float) -> float:
-        span = math.log(self.d1) - math.log(self.d0)
-        return self.p0 + (math.log(value) - math.log(self.d0)) / span * (self.p1 - self.p0)
+        span = self._log_span
+        return self.p0 + (math.log(value) - self._log_d0) / span * (self.p1 - self.p0)
 
     def slope(self, value: float) -> float:
-        return (self.p1 - self.p0) / ((math.log(self.d1) - math.log(self.d0)) * value)
+        return (self.p1 - self.p0) / (self._log_span * value)
 
     def invert(self, pixel: float) -> float:
-        span = math.log(self.d1) - math.log(self.d0)
-        return math.exp(math.log(self.d0) + (pixel - self.p0) / (self.p1 - self.p0) * span)
+        span = self._log_span
+        return math.exp(self._log_d0 + (pixel - self.p0) / (self.p1 - self.p0) * span)
 
 
 def nice_ticks(high: float, count: int = 5) -> list[float]:
@@ -107,18 +116,23 @@ def tick_label(value: float) -> str:
 
 def marker(shape: str, cx: float, cy: float, r: float) -> str:
     """A path drawing `shape` around (cx, cy); it starts with `M cx,cy` so it can be read back."""
-    start = f"M{num(cx)},{num(cy)}"
+    return f"M{num(cx)},{num(cy)}{_marker_outline(shape, r)}"
+
+
+@functools.lru_cache(maxsize=64)  # a chart has a few shapes and sizes, and many points
+def _marker_outline(shape: str, r: float) -> str:
+    """The relative moves of a marker around its centre."""
     if shape == "square":
         s = r * 0.9
-        return f"{start}m{num(-s)},{num(-s)}h{num(2 * s)}v{num(2 * s)}h{num(-2 * s)}z"
+        return f"m{num(-s)},{num(-s)}h{num(2 * s)}v{num(2 * s)}h{num(-2 * s)}z"
     if shape == "triangle":
         h = r * 1.25
-        return f"{start}m0,{num(-h)}l{num(h)},{num(1.8 * h)}h{num(-2 * h)}z"
+        return f"m0,{num(-h)}l{num(h)},{num(1.8 * h)}h{num(-2 * h)}z"
     if shape == "diamond":
         d = r * 1.3
-        return f"{start}m0,{num(-d)}l{num(d)},{num(d)}l{num(-d)},{num(d)}l{num(-d)},{num(-d)}z"
+        return f"m0,{num(-d)}l{num(d)},{num(d)}l{num(-d)},{num(d)}l{num(-d)},{num(-d)}z"
     arc = f"a{num(r)},{num(r)} 0 1,0"
-    return f"{start}m{num(-r)},0{arc} {num(2 * r)},0{arc} {num(-2 * r)},0z"
+    return f"m{num(-r)},0{arc} {num(2 * r)},0{arc} {num(-2 * r)},0z"
 
 
 def axes(x: Scale, y: Scale, x_ticks: list[float], y_ticks: list[float], x_fmt, y_fmt) -> list[str]:
@@ -146,10 +160,19 @@ def axes(x: Scale, y: Scale, x_ticks: list[float], y_ticks: list[float], x_fmt, 
     return out
 
 
-def chart_id(prefix: str, data: object) -> str:
-    """A chart's element id, from its data: stable between builds, apart between charts."""
-    digest = hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:10]
+def chart_id(prefix: str, data: object, text: str | None = None) -> str:
+    """A chart's element id, from its data: stable between builds, apart between charts.
+    `text` is json.dumps(data, sort_keys=True), where the caller has it already."""
+    text = json.dumps(data, sort_keys=True) if text is None else text
+    digest = hashlib.sha256(text.encode()).hexdigest()[:10]
     return f"{prefix}-{digest}"
+
+
+def ascii_text(text: str) -> str | None:
+    """JSON written with ensure_ascii=False as json.dumps writes it by default (ASCII only),
+    where the two are the same: no character beyond ASCII, and no DEL (only the ASCII
+    encoder escapes it); else None."""
+    return text if text.isascii() and "\x7f" not in text else None
 
 
 def svg_start(
@@ -170,21 +193,24 @@ def svg_start(
 
 def tooltip(index: int, px: float, py: float, lines: list[str], box: tuple[float, float]) -> str:
     """A box of text beside a point, hidden until the point is hovered or focused (CSS)."""
-    width = 12 + 7.0 * max(len(line) for line in lines)
+    width = 12 + 7.0 * max(map(len, lines))
     height = 10 + 16 * len(lines)
     right, bottom = box
     tx = px + 10 if px + 10 + width < right else px - 10 - width
     ty = min(max(py - height / 2, 4), bottom - height - 4)
+    span, first_y = f'<tspan x="{num(tx + 6)}" y="', ty + 19
     spans = "".join(
-        f'<tspan x="{num(tx + 6)}" y="{num(ty + 19 + 16 * i)}">{text(line)}</tspan>'
-        for i, line in enumerate(lines)
+        [f'{span}{num(first_y + 16 * i)}">{text(line)}</tspan>' for i, line in enumerate(lines)]
     )
     return (
         f'<g class="tip t{index}" visibility="hidden" pointer-events="none">'
-        f'<rect x="{num(tx)}" y="{num(ty)}" width="{num(width)}" height="{num(height)}" rx="4" '
-        f'fill="#ffffff" stroke="{AXIS}"/>'
-        f'<text {FONT} font-size="12" fill="{TEXT}">{spans}</text></g>'
+        f'<rect x="{num(tx)}" y="{num(ty)}" width="{num(width)}" height="{height}"{_TIP_BOX}'
+        f"{spans}</text></g>"
     )
+
+
+# the rest of a tooltip's box and the start of its text (a height is a whole number)
+_TIP_BOX = f' rx="4" fill="#ffffff" stroke="{AXIS}"/><text {FONT} font-size="12" fill="{TEXT}">'
 
 
 def tooltip_css(chart_id: str, count: int) -> str:

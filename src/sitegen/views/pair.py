@@ -3,19 +3,20 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from markupsafe import Markup
 
 from .. import faq
 from ..charts import Chart, frontier_chart_data, history_chart_data, history_rows
+from ..charts.frontier_chart import curve_label
 from ..charts.series import strongest
 from ..content import CopyError, faq_applies, fill, render_copy
 from ..datafiles import pair_json, pair_route, rung_json, to_json
-from ..display import dollars, rate, tokens
+from ..display import dollars, latency, rate, tokens
 from ..importers.credits import Credit, credits_for
 from ..records import MatrixRun, Run
-from ..runs import matrix_summary
+from ..runs import matrix_summary, run_route
 from ..tables import WorkloadSummary
 from .jsonld import faq_jsonld, plain
 from .page import DataFile, Page, Quote, View
@@ -26,7 +27,8 @@ from .sources import Sources, compare_route
 class PairView(View):
     model: Any
     gpu: Any
-    workloads: list[dict]  # per workload: summary, workload, faq, chart, chart_data, history
+    # per workload: summary, workload, faq, chart, chart_data, point_rows, history
+    workloads: list[dict]
     main: WorkloadSummary | None  # the default workload's summary, if measured
     runs: list[Run]
     credits: list[Credit]  # who measured the runs, linked where the importers know its site
@@ -72,6 +74,44 @@ def placeholders(src: Sources, model: str, gpu: str, summary: WorkloadSummary | 
     return context
 
 
+class PointRow(NamedTuple):  # a tuple: a pair page makes one per measured config
+    """A measured config of the frontier chart as the table under it lists it, formatted."""
+
+    curve: str  # engine and precision
+    concurrency: int
+    parallelism: str
+    gpus: int
+    interactivity: str
+    throughput_per_gpu: str
+    ttft: str
+    tpot: str
+    run_route: str
+    date: str
+
+
+def point_rows(chart_data: dict) -> list[PointRow]:
+    """Every point of the chart, curve after curve: the table of the chart's points."""
+    rows = []
+    for c in chart_data["curves"]:
+        curve = curve_label(c)
+        rows += [
+            PointRow(
+                curve,
+                p["concurrency"],
+                p["parallelism"],
+                p["gpus"],
+                rate(p["interactivity"]),
+                tokens(p["throughput_per_gpu"]),
+                latency(p["ttft_ms"]),
+                latency(p["tpot_ms"]),
+                run_route(p["run"]),
+                p["date"],
+            )
+            for p in c["points"]
+        ]
+    return rows
+
+
 def workload_charts(src: Sources, summary: WorkloadSummary) -> dict:
     """The frontier chart of one workload and, where it has older runs, its history."""
     strong = strongest(src.envelope(summary).leaders())
@@ -79,6 +119,7 @@ def workload_charts(src: Sources, summary: WorkloadSummary) -> dict:
     out: dict[str, Any] = {
         "chart": Chart("frontier", data),
         "chart_data": data,
+        "point_rows": point_rows(data),
         "history": history_rows(summary),
         "history_chart": None,
     }

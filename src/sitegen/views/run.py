@@ -37,14 +37,16 @@ def run_outputs(src: Sources, run: Run) -> tuple[Page, DataFile]:
         run = dataclasses.replace(run, configs=tuple(run.configs))
     model, gpu = site.models[run.model], site.gpus[run.gpu]
     chart = None
+    labels = None  # a sweep's configs' parallelism, worked out once for the three readers
     if isinstance(run, MatrixRun):
         report: Any = matrix_report(run, site)
         title = run.title
     else:
-        report = sweep_report(run, site)
+        labels = [c.parallelism for c in run.configs]
+        report = sweep_report(run, site, labels)
         engine = f"{display.engine_name(run.engine)} {display.precision_name(run.precision)}"
         title = f"{model.name} on {gpu.name}, {engine}, measured by {run.source}"
-        if (data := run_chart_data(site, run)) is not None:
+        if (data := run_chart_data(site, run, labels)) is not None:
             chart = Chart("frontier", data)
     values = {"model": model, "gpu": gpu, "run": run, "site": src.site_values()}
     view = RunView(
@@ -65,4 +67,5 @@ def run_outputs(src: Sources, run: Run) -> tuple[Page, DataFile]:
         lastmod=run.date.isoformat(),
         charts=(chart,) if chart is not None else (),
     )
-    return page, DataFile(run_route(run.id) + "data.json", to_json(run_json(report.run)))
+    data_json = to_json(run_json(report.run, labels))
+    return page, DataFile(run_route(run.id) + "data.json", data_json)
