@@ -6,9 +6,13 @@ from __future__ import annotations
 import re
 import struct
 
-from conftest import SITE_CONFIG
+import pytest
+import yaml
+
+from conftest import SITE_CONFIG, sweep
 from sitegen.build import render_site
 from sitegen.cards import HEIGHT, WIDTH, Card, Series, card_png, card_svg
+from sitegen.records import SiteError
 
 BASE = SITE_CONFIG["base_url"]
 CARD_PAGES = ["models/m1/g1/", "models/m1/", "compare/g1-vs-g2/m1/"]
@@ -88,3 +92,41 @@ def test_a_long_title_is_cut_not_drawn_off_the_card():
     long = card_svg(Card(site="s", title="Model " * 40, figure="1", unit="u"))
     # the smallest title size, and about as many glyphs as fit one line, not 240
     assert long.count("<use") < short.count("<use") + 60
+
+
+def _built(root, cards) -> dict[str, bytes]:
+    config = root / "sitegen.yaml"
+    config.write_text(yaml.safe_dump({**SITE_CONFIG, "cards": cards}))
+    files, problems = render_site(root, use_cache=False)
+    return files
+
+
+def test_cards_names_the_page_kinds_that_get_one(make_site):
+    runs = {"lab/a.yaml": sweep(), "lab/b.yaml": sweep(gpu="g2")}
+    root = make_site(runs=runs)
+    only_pairs = _built(root, ["pair"])
+    pngs = sorted(p for p in only_pairs if p.endswith(".png"))
+    assert pngs == ["models/m1/g1/social.png", "models/m1/g2/social.png"]
+    for page, card in (
+        ("models/m1/", False),
+        ("compare/g1-vs-g2/m1/", False),
+        ("models/m1/g1/", True),
+    ):
+        html = only_pairs[page + "index.html"].decode()
+        assert (meta(html, "og:image") is not None) is card, page
+        assert meta(html, "twitter:card") == ("summary_large_image" if card else "summary")
+    none = _built(root, [])
+    assert not [p for p in none if p.endswith(".png")]
+    assert "models/m1/g1/badge.svg" in none  # badges are not cards
+
+
+def test_a_page_kind_that_is_not_one_is_an_error_with_its_line(make_site):
+    root = make_site()
+    text = yaml.safe_dump({**SITE_CONFIG, "cards": ["pair", "gpu"]}, sort_keys=False)
+    (root / "sitegen.yaml").write_text(text)
+    line = text.splitlines().index("- gpu") + 1
+    with pytest.raises(SiteError) as info:
+        render_site(root, use_cache=False)
+    [problem] = [p for p in info.value.problems if p.field.startswith("cards")]
+    assert (problem.file, problem.field) == ("sitegen.yaml", "cards[1]")
+    assert problem.line == line and "one of pair, model, compare" in problem.message

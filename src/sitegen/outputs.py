@@ -5,7 +5,9 @@ load -> check -> compute -> plan jobs -> views -> charts -> render; writing is b
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+import gc
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -79,46 +81,58 @@ def render_outputs(
     if check_templates(site_root, problems):  # no template is read before this passes
         raise SiteError(problems.sorted())
     progress.phase("compute")
-    src = Sources(site, memo.summarise(site) if memo else summarise(site), content)
-    env = environment(site_root)
-    nav_pages = sorted(content.pages)
-    jobs = plan_jobs(src, Keys(src, env, nav_pages))
-    kept: dict[str, JobRecord] = {}
-    to_make: list[Job] = []
-    for job in jobs:
-        record = reuse.kept(job) if reuse is not None else None
-        if record is not None:
-            kept[job.name] = record
-        else:
-            to_make.append(job)
-    cache = ChartCache.for_site(site_root) if use_cache else ChartCache(None)
-    shared = {"site": site.config, "nav_pages": nav_pages}
-    maker = Maker(src, env, shared, site_root, cache, store)
-    workers = workers_for(len(to_make)) if parallel else 1
-    made = make_all(maker, to_make, progress, workers)
-    problems.extend(made.copy_problems)
-    records = {**made.records, **kept}  # every job's record, for the next build
-    outputs = [rel for record in records.values() for rel in record.outputs]
-    problems.extend(check_outputs(site, content, outputs, site_root))
-    if problems.has_errors or (strict and problems):
-        raise SiteError(problems.sorted())
-    if made.failed:
-        raise SiteError(made.failed.sorted())
-    for record in records.values():  # charts drawn by workers, and those of kept pages
-        cache.keep(record.charts)
-    cache.prune()  # entries no page of this build uses would only pile up
+    with _frozen():  # what loading made lives until the build ends
+        src = Sources(site, memo.summarise(site) if memo else summarise(site), content)
+        env = environment(site_root)
+        nav_pages = sorted(content.pages)
+        jobs = plan_jobs(src, Keys(src, env, nav_pages))
+        kept: dict[str, JobRecord] = {}
+        to_make: list[Job] = []
+        for job in jobs:
+            record = reuse.kept(job) if reuse is not None else None
+            if record is not None:
+                kept[job.name] = record
+            else:
+                to_make.append(job)
+        cache = ChartCache.for_site(site_root) if use_cache else ChartCache(None)
+        shared = {"site": site.config, "nav_pages": nav_pages}
+        maker = Maker(src, env, shared, site_root, cache, store)
+        workers = workers_for(len(to_make)) if parallel else 1
+        made = make_all(maker, to_make, progress, workers)
+        problems.extend(made.copy_problems)
+        records = {**made.records, **kept}  # every job's record, for the next build
+        outputs = [rel for record in records.values() for rel in record.outputs]
+        problems.extend(check_outputs(site, content, outputs, site_root))
+        if problems.has_errors or (strict and problems):
+            raise SiteError(problems.sorted())
+        if made.failed:
+            raise SiteError(made.failed.sorted())
+        for record in records.values():  # charts drawn by workers, and those of kept pages
+            cache.keep(record.charts)
+        cache.prune()  # entries no page of this build uses would only pile up
 
-    files: dict[str, Any] = dict(made.files)
-    for record in kept.values():
-        files.update((rel, KEPT) for rel in record.outputs)
-    sitemap = [row for job in jobs for row in records[job.name].sitemap]
-    own = {
-        "sitemap.xml": sitemap_xml(site.config.base_url, sitemap).encode(),
-        "robots.txt": robots_txt(site.config.base_url).encode(),
-        **asset_files(site_root),
-    }
-    files.update((rel, store(rel, data)) for rel, data in own.items())
-    return Rendered(files, problems, records, tuple(job.name for job in to_make))
+        files: dict[str, Any] = dict(made.files)
+        for record in kept.values():
+            files.update((rel, KEPT) for rel in record.outputs)
+        sitemap = [row for job in jobs for row in records[job.name].sitemap]
+        own = {
+            "sitemap.xml": sitemap_xml(site.config.base_url, sitemap).encode(),
+            "robots.txt": robots_txt(site.config.base_url).encode(),
+            **asset_files(site_root),
+        }
+        files.update((rel, store(rel, data)) for rel, data in own.items())
+        return Rendered(files, problems, records, tuple(job.name for job in to_make))
+
+
+@contextlib.contextmanager
+def _frozen() -> Iterator[None]:
+    """Every object made so far out of the cycle collector's sight for a while: its full
+    collections would otherwise walk a whole site's records and summaries again and again."""
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
 
 
 def render_site(
