@@ -643,12 +643,22 @@ class Result:
         return self.builds["cold"].wall_s * 1000 / self.pages
 
 
-def measure(root: Path, pairs: int, no_cache: bool, floor_pages: int) -> Result:
-    """Generate the site into `root`, run each build on it, and the floor right after."""
+def measure(
+    root: Path, pairs: int, no_cache: bool, floor_pages: int, cards: str | None = None
+) -> Result:
+    """Generate the site into `root`, run each build on it, and the floor right after.
+
+    `cards` ("pair,model", "none") sets sitegen.yaml's `cards`; None leaves sitegen's default.
+    """
     shape = shape_of(pairs)
     print(f"\n== {shape.describe()}")
     started = time.perf_counter()
     generate(root, shape)
+    if cards is not None:
+        kinds = [] if cards == "none" else cards.split(",")
+        with (root / "sitegen.yaml").open("a", encoding="utf-8") as config:
+            config.write(f"cards: [{', '.join(kinds)}]\n")
+        print(f"sitegen.yaml: cards: [{', '.join(kinds)}] (link-preview cards of these pages only)")
     records = list((root / "data/runs").rglob("*.*"))
     suffixes = Counter(p.suffix for p in records)
     print(
@@ -785,6 +795,11 @@ def main() -> None:
         "--dir", type=Path, help="generate the sites here, and keep them (default: a temp folder)"
     )
     parser.add_argument("--floor-pages", type=int, default=2000, help="pages the floor renders")
+    parser.add_argument(
+        "--cards",
+        help="sitegen.yaml's cards for the generated sites: kinds with commas (pair,model) or "
+        "none (default: sitegen's, every pair, model and comparison page)",
+    )
     args = parser.parse_args()
     if args.pairs or args.quick:
         sizes = [args.pairs or 100]
@@ -798,7 +813,7 @@ def main() -> None:
     shape_of(sizes[0])  # a wrong --pairs fails before anything is written
     for pairs in sizes:
         with site_folder(args.dir, pairs) as root:
-            report(measure(root, pairs, no_cache, args.floor_pages))
+            report(measure(root, pairs, no_cache, args.floor_pages, args.cards))
         print(f"load average: {load_average()}")
 
 

@@ -54,7 +54,8 @@ def test_an_edited_run_makes_only_the_jobs_that_show_it(make_site, tmp_path):
         "gpu g2",
         "compare m1 g1 g2",
         "run runs/lab-b/",
-        # its cards (views/share.py), the feeds that list it and llms.txt's table
+        # its cards (views/share.py), the feeds that list it (its count of configs changed)
+        # and llms.txt's table
         "card m1 g2",
         "card m1",
         "card m1 g1 g2",
@@ -62,6 +63,18 @@ def test_an_edited_run_makes_only_the_jobs_that_show_it(make_site, tmp_path):
         "feed",
         "llms.txt",
     }
+    assert tree(root / "public") == fresh(root, tmp_path)
+
+
+def test_an_edited_figure_leaves_the_feeds_as_they_are(make_site, tmp_path):
+    root = make_site(runs=RUNS)
+    build(root)
+    record = yaml.safe_load((root / "data/runs/lab/b.yaml").read_text())
+    record["configs"][0]["throughput_per_gpu"] += 50  # a figure, not what the feed says
+    (root / "data/runs/lab/b.yaml").write_text(yaml.safe_dump(record))
+    made = set(build(root).made)
+    assert {"pair m1 g2", "run runs/lab-b/", "llms.txt"} <= made
+    assert not {"feed", "feed m1"} & made
     assert tree(root / "public") == fresh(root, tmp_path)
 
 

@@ -56,6 +56,30 @@ def _summary(site: Site, run: Run) -> str:
     return f"{run.source} measured {what} on {run.date.isoformat()}."
 
 
+def entry_facts(run: Run) -> tuple:
+    """Everything of a run that its feed entry says (with the catalogs' names): a feed whose
+    runs' facts did not change is the same feed, whatever their figures are."""
+    title = run.title if isinstance(run, MatrixRun) else ""
+    configs = getattr(run, "configs", None)
+    sweep = (
+        getattr(run, "engine", ""),
+        getattr(run, "precision", ""),
+        getattr(run, "workload", ""),
+    )
+    count = len(configs) if configs is not None else None
+    return (
+        run.id,
+        run.date.isoformat(),
+        run.source,
+        run.url,
+        run.model,
+        run.gpu,
+        title,
+        *sweep,
+        count,
+    )
+
+
 def newest_first(runs: Iterable[Run]) -> list[Run]:
     return sorted(runs, key=lambda r: (-r.date.toordinal(), r.id))
 

@@ -12,6 +12,8 @@ ignored (every file is then written), never trusted.
 from __future__ import annotations
 
 import hashlib
+import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -40,6 +42,7 @@ class Manifest:
 
     def __init__(self, out_dir: Path, entries: dict[str, Entry] | None = None) -> None:
         self.out_dir = out_dir.resolve()
+        self._out = str(self.out_dir)
         self.entries = entries or {}
 
     def unchanged(self, rel: str, new_digest: str) -> Path | None:
@@ -54,14 +57,18 @@ class Manifest:
         entry = self.entries.get(rel)
         if entry is None:
             return None
-        path = self.out_dir / rel
+        path = f"{self._out}/{rel}"
         try:
-            stat = path.stat()
+            info = os.lstat(path)  # one call, and a link is not the file the build left
         except OSError:
             return None
-        if stat.st_size != entry.size or stat.st_mtime_ns != entry.mtime_ns or path.is_symlink():
+        if (
+            not stat.S_ISREG(info.st_mode)
+            or info.st_size != entry.size
+            or info.st_mtime_ns != entry.mtime_ns
+        ):
             return None  # changed since, by hand or by another program: write it again
-        return path
+        return Path(path)
 
     # -- on disk -----------------------------------------------------------------------------
 

@@ -16,7 +16,7 @@ from markupsafe import Markup
 from ..badges import BADGE, badge_markdown, badge_svg, badge_value
 from ..cards import card_png
 from ..datafiles import pair_route
-from ..feeds import FEED, model_feed, model_feed_path, site_feed
+from ..feeds import FEED, entry_facts, model_feed, model_feed_path, site_feed
 from ..glyphs import fonts_digest
 from ..llms import LLMS, llms_txt
 from .compare import compared
@@ -163,6 +163,9 @@ def share_jobs(src: Sources, keys: Keys, job: Callable) -> list:
     fonts = fonts_digest()
     out = []
     cards = site.config.cards
+    runs_by_model: dict[str, list] = {}
+    for run in site.runs:
+        runs_by_model.setdefault(run.model, []).append(run)
     for model, gpu in src.pair_keys:
         carded = "pair" in cards
         key = keys.of("card", None, fonts, carded, keys.pair(model, gpu))
@@ -191,11 +194,10 @@ def share_jobs(src: Sources, keys: Keys, job: Callable) -> list:
                     ),
                 )
             )
-        runs = [keys.run(r) for r in site.runs if r.model == model]
         out.append(
             job(
                 f"feed {model}",
-                keys.of("feed", None, runs),
+                keys.of("feed", None, [entry_facts(r) for r in runs_by_model.get(model, [])]),
                 lambda m=model: ([], [DataFile(model_feed_path(m), model_feed(site, m))]),
             )
         )
@@ -215,11 +217,10 @@ def share_jobs(src: Sources, keys: Keys, job: Callable) -> list:
                 ),
             )
         )
-    all_runs = sorted(keys.run(r) for r in site.runs)
+    # a feed shows what its runs are, not their numbers: an edited figure leaves it as it is
+    facts = [entry_facts(r) for r in site.runs]
     out.append(
-        job(
-            "feed", keys.of("feed", None, all_runs), lambda: ([], [DataFile(FEED, site_feed(site))])
-        )
+        job("feed", keys.of("feed", None, facts), lambda: ([], [DataFile(FEED, site_feed(site))]))
     )
     pairs = sorted(keys.pair(*k) for k in src.pair_keys)
     out.append(
