@@ -311,7 +311,11 @@ def page_kind(path: str) -> str:
             "sitemap.xml": "sitemap, robots",
             "robots.txt": "sitemap, robots",
             ".sitegen-output": "output marker",
+            "llms.txt": "llms.txt",
+            "feed.xml": "feed",
         }.get(path, "other page" if path.endswith(".html") else "other file")
+    if parts[-1] in ("social.png", "badge.svg") and kind:
+        return f"{kind} {'card' if parts[-1] == 'social.png' else 'badge'}"
     if kind in ("overview", "404", "model", "pair", "gpu", "run report", "compare"):
         kind += " page" if path.endswith(".html") else " data"
     return kind
@@ -320,7 +324,8 @@ def page_kind(path: str) -> str:
 def shows_the_run(path: str, edit: Edit) -> bool:
     """The output files that may change when one number of the edited run changes."""
     parts = path.split("/")
-    if path in ("index.html", "data/leaderboard.json", "data/leaderboard.csv"):
+    # the overview and its downloads; llms.txt holds the same headline table
+    if path in ("index.html", "data/leaderboard.json", "data/leaderboard.csv", "llms.txt"):
         return True
     if parts[0] == "models" and len(parts) > 2 and parts[1] == edit.model:
         return len(parts) == 3 or parts[2] == edit.gpu  # the model's page, the pair's page

@@ -535,12 +535,14 @@ def test_out_below_a_file_is_a_problem(make_site, tmp_path):
 
 
 def test_out_that_cannot_be_written_is_a_problem(make_site, monkeypatch, tmp_path):
-    import sitegen.output
+    real = Path.write_bytes
 
-    def refuse(self, rel, data):
-        raise PermissionError(13, "Permission denied", str(self.root / rel))
+    def refuse(self, data):
+        if ".www.new-" in str(self):  # the staging folder of --out www
+            raise PermissionError(13, "Permission denied", str(self))
+        return real(self, data)
 
-    monkeypatch.setattr(sitegen.output.Staging, "put", refuse)
+    monkeypatch.setattr(Path, "write_bytes", refuse)
     code, out = run_cli("build", "--site", str(make_site()), "--out", str(tmp_path / "www"))
     assert code == 1 and "Traceback" not in out
     assert "--out: cannot write" in out and "Permission denied" in out

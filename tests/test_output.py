@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import errno
 import fcntl
+import os
 import threading
 from pathlib import Path
 
@@ -143,3 +145,49 @@ def test_builds_racing_into_one_folder_leave_one_whole_tree(tmp_path) -> None:
     bodies = {p.read_bytes() for p in out.glob("page*.html")}
     assert len(bodies) == 1 and len(list(out.glob("page*.html"))) == 200
     assert sorted(p.name for p in tmp_path.iterdir()) == [".public.lock", "public"]
+
+
+def test_a_commit_in_place_that_fails_half_way_is_repaired_by_the_next_build(
+    tmp_path, monkeypatch
+) -> None:
+    out = tmp_path / "public"
+    first = write_tree(out, {"a/index.html": b"a1", "b/index.html": b"b1", "c.html": b"c1"})
+    moved: list[str] = []
+    real = os.replace
+
+    def failing(src, dst):
+        moved.append(str(dst))
+        if len(moved) == 3:  # the marker and one page are in place already
+            raise OSError(errno.EIO, "I/O error", str(dst))
+        return real(src, dst)
+
+    monkeypatch.setattr(output.os, "replace", failing)
+    with pytest.raises(output.OutputError) as info:
+        write_tree(
+            out, {"a/index.html": b"a2", "b/index.html": b"b2", "c.html": b"c1"}, first.manifest
+        )
+    assert info.value.partly  # said so, not "nothing written"
+    monkeypatch.undo()
+    folder = out.stat().st_ino
+    again = write_tree(
+        out, {"a/index.html": b"a3", "b/index.html": b"b3", "c.html": b"c1"}, first.manifest
+    )
+    # the old manifest no longer describes the folder (its marker was moved in first): the
+    # tree was replaced whole, so it holds exactly what was asked, and no stray of the failure
+    assert listing(out) == {
+        "a/index.html": b"a3",
+        "b/index.html": b"b3",
+        "c.html": b"c1",
+        MARKER: MARKER_TEXT,
+    }
+    assert out.stat().st_ino != folder  # swapped in whole
+    assert sorted(again.rewritten) == ["a/index.html", "b/index.html"]  # c.html linked over
+
+
+def test_a_folder_where_a_file_goes_sends_the_tree_to_a_swap(tmp_path) -> None:
+    out = tmp_path / "public"
+    first = write_tree(out, {"a/index.html": b"a1", "old/index.html": b"gone soon"})
+    (out / "old/index.html").unlink()
+    (out / "old/index.html").mkdir()  # a folder stands where a file the build removes was
+    write_tree(out, {"a/index.html": b"a2"}, first.manifest)
+    assert listing(out) == {"a/index.html": b"a2", MARKER: MARKER_TEXT}

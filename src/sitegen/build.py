@@ -10,7 +10,7 @@ from .fingerprint import site_inputs
 from .jobcache import JobCache
 from .layout import SiteLayout
 from .manifest import Manifest
-from .output import MARKER, Staging, Written, unsafe_out
+from .output import MARKER, OutputError, Staging, unsafe_out
 from .progress import Progress
 from .records import Problem, Problems, SiteError
 
@@ -57,28 +57,45 @@ def build(
     if refused:
         raise SiteError([Problem("--out", None, "", refused)], "nothing written")
     progress = progress or Progress()
+    try:
+        # the lock first: the last build's records are read, and the next ones written, by
+        # one build at a time
+        with Staging(out) as staging:
+            return _build(site_root, out, strict, use_cache, progress, staging)
+    except OutputError as exc:
+        where = exc.filename or out
+        reason = exc.strerror or str(exc)
+        told = (
+            "partly updated; the next build replaces it whole" if exc.partly else "nothing written"
+        )
+        raise SiteError(
+            [Problem("--out", None, "", f"cannot write {out} ({where}: {reason})")], told
+        ) from None
+
+
+def _build(
+    site_root: Path, out: Path, strict: bool, use_cache: bool, progress: Progress, staging: Staging
+) -> BuildResult:
     previous = Manifest.read(site_root, out) if use_cache else None
     last = JobCache.read(site_root, out) if previous is not None else None
     inputs = site_inputs(site_root, f"strict={strict}") if use_cache else None
     unchanged = last is not None and inputs is not None and last.inputs == inputs
     if unchanged and _all_intact(previous):
         return _nothing_to_do(out, previous, last)
-    from .outputs import Reuse  # numpy, pandas, templates: only for work
+    from .outputs import Reuse, render_outputs  # numpy, pandas, templates: only for work
 
     reuse = None
     if last is not None:
         reuse = Reuse(last.records, lambda rel: previous.intact(rel) is not None)
-    try:
-        rendered, written = _make_and_write(
-            site_root, out, strict, use_cache, progress, reuse, previous
-        )
-    except OSError as exc:
-        where = exc.filename or out
-        reason = exc.strerror or str(exc)
-        raise SiteError(
-            [Problem("--out", None, "", f"cannot write {out} ({where}: {reason})")],
-            "nothing written",
-        ) from None
+    if previous is not None:
+        staging.previous = previous
+    rendered = render_outputs(
+        site_root, strict, use_cache, progress, reuse, parallel=True, store=staging.put
+    )
+    progress.phase("write")
+    if use_cache:
+        JobCache.forget(site_root)  # never a record of files other than those in the output
+    written = staging.commit(rendered.files)
     if use_cache:
         written.manifest.write(site_root)
         warnings = tuple(rendered.problems.warnings)
@@ -86,28 +103,6 @@ def build(
     files = rendered.files
     pages = sum(1 for name in files if name.endswith(".html"))
     return BuildResult(out, pages, len(files), rendered.problems, written.rewritten, rendered.made)
-
-
-def _make_and_write(
-    site_root: Path,
-    out: Path,
-    strict: bool,
-    use_cache: bool,
-    progress: Progress,
-    reuse: Any,
-    previous: Manifest | None,
-) -> tuple[Any, Written]:
-    """Every output made into the staging folder as it is made, then committed at once."""
-    from .outputs import render_outputs  # numpy, pandas, templates: only for work
-
-    with Staging(out, previous) as staging:
-        rendered = render_outputs(
-            site_root, strict, use_cache, progress, reuse, parallel=True, store=staging.put
-        )
-        progress.phase("write")
-        if use_cache:
-            JobCache.forget(site_root)
-        return rendered, staging.commit(rendered.files)
 
 
 def _all_intact(manifest: Manifest) -> bool:

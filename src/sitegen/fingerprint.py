@@ -9,6 +9,7 @@ one recorded by an earlier build is taken at its recorded digest without being r
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib.metadata
 from pathlib import Path
@@ -20,17 +21,22 @@ from .quickfiles import QuickSiteFiles, relative_names
 from .records.problems import Problems
 from .render import theme_dir
 
-LIBRARIES = ("jinja2", "markupsafe", "markdown-it-py", "pyyaml", "numpy", "pandas", "pyarrow")
+LIBRARIES = (
+    *("jinja2", "markupsafe", "markdown-it-py", "pyyaml", "numpy", "pandas", "pyarrow"),
+    *("vl-convert-python", "fonttools"),  # the cards' rasteriser and font reader
+)
 
 
-def _versions() -> list[str]:
+@functools.cache
+def library_versions() -> tuple[str, ...]:
+    """name=version of each library that shapes the output."""
     out = []
     for name in LIBRARIES:
         try:
             out.append(f"{name}={importlib.metadata.version(name)}")
         except importlib.metadata.PackageNotFoundError:
             out.append(f"{name}=none")
-    return out
+    return tuple(out)
 
 
 def _files(folder: Path) -> list[Path]:
@@ -47,7 +53,7 @@ def site_inputs(site_root: Path, options: str, stat_first: bool = True) -> str |
     """
     layout = SiteLayout(site_root)
     h = hashlib.blake2b(digest_size=20)
-    h.update(f"{code_version()}\0{_versions()}\0{options}\0".encode())
+    h.update(f"{code_version()}\0{library_versions()}\0{options}\0".encode())
     site_files, refused = QuickSiteFiles(site_root), Problems()
     sources = [layout.config] if site_files.check(layout.config, refused) else []
     for name in SiteLayout.SOURCE_FOLDERS:

@@ -80,9 +80,10 @@ class Maker:
         for page in pages:
             try:
                 html = render_page(self.env, page, self.shared).encode("utf-8")
-                made.files[page.path] = self.store(page.path, html)
             except Exception as exc:  # noqa: BLE001 - a site's own template may fail in any way
                 made.failed.add(template_problem(exc, self.site_root, page.path))
+            else:
+                made.files[page.path] = self.store(page.path, html)  # the disk's errors: its own
             progress.step()
         for job, job_pages, job_files in built:
             for data in job_files:
@@ -128,8 +129,9 @@ def make_all(maker: Maker, jobs: Sequence[Job], progress: Progress, workers: int
     _MAKER, _JOBS = maker, jobs
     made = Made()
     progress.phase("make", len(jobs))
-    # the plan's objects out of the collector's sight: a worker's collections would otherwise
-    # write to every one of them, copying the memory it shares with this process page by page
+    # the plan's objects out of the collector's sight (outputs.py thaws them when the build
+    # is done): a worker's collections would otherwise write to every one of them, copying the
+    # memory it shares with this process page by page
     gc.freeze()
     try:
         with multiprocessing.get_context("fork").Pool(workers) as pool:
@@ -141,5 +143,4 @@ def make_all(maker: Maker, jobs: Sequence[Job], progress: Progress, workers: int
                     progress.step()
     finally:
         _MAKER, _JOBS = None, ()
-        gc.unfreeze()
     return made

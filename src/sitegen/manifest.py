@@ -2,8 +2,9 @@
 
 Kept in the site's cache folder (`.sitegen-cache/output.json`) as plain JSON: for each output
 file, the digest of its bytes and the size and modification time it had when written. A file
-whose new bytes have the same digest, and which is still on disk as it was left, is carried
-over into the new output by a hard link: same bytes, same mtime, no write. The manifest is a
+whose new bytes have the same digest, and which is still on disk as it was left, is not
+written: it stays where it is (or, when the output is swapped whole, is carried over by a hard
+link), same bytes, same mtime. The manifest is a
 signed cache file (cachefile.py: an HMAC under this user's key) naming the output folder it
 describes; a truncated, edited, foreign, unreadable or restored-from-elsewhere manifest is
 ignored (every file is then written), never trusted.

@@ -45,7 +45,9 @@ from .manifest import Entry, Manifest, digest
 
 # Left in every output folder, so that a later build knows the folder is its own to replace.
 MARKER = ".sitegen-output"
-MARKER_TEXT = b"Written by `sitegen build`; every build replaces this folder whole.\n"
+MARKER_TEXT = (
+    b"Written by `sitegen build`: its output folder, which each build updates or replaces.\n"
+)
 
 
 @dataclass(frozen=True)
@@ -70,12 +72,21 @@ class Written:
     rewritten: tuple[str, ...]  # files written anew (the others kept, bytes and mtime)
 
 
+class OutputError(OSError):
+    """Writing the output failed (the staging folder, a commit, the lock); `partly` when some
+    of the new files are in the output folder already."""
+
+    partly = False
+
+
 class Staging:
     """One build's output on its way into `out_dir`; a context that holds the folder's lock.
 
     `put` may be called from forked worker processes: it writes only below the staging folder
     and returns what the parent needs to know. `commit` puts the outputs in place; leaving the
     context without it (an error) removes the staging folder and leaves `out_dir` untouched.
+    The manifest of the last build (`previous`) may be given once the lock is held. Failures
+    of the disk are raised as OutputError.
     """
 
     def __init__(self, out_dir: Path, previous: Manifest | None = None) -> None:
@@ -86,8 +97,8 @@ class Staging:
         self._lock: contextlib.ExitStack | None = None
 
     def __enter__(self) -> Staging:
-        self.out_dir.parent.mkdir(parents=True, exist_ok=True)
-        with contextlib.ExitStack() as stack:
+        with _as_output_error(), contextlib.ExitStack() as stack:
+            self.out_dir.parent.mkdir(parents=True, exist_ok=True)
             stack.enter_context(_only_build(self.out_dir))
             _remove_leftovers(self.out_dir)
             prefix = f".{self.out_dir.name}.new-"
@@ -104,36 +115,46 @@ class Staging:
     def put(self, rel: str, data: bytes) -> Stored:
         """Stage `data` as the output `rel`, unless the output folder holds these bytes."""
         new_digest = digest(data)
-        if self.previous.unchanged(rel, new_digest) is not None:
+        if rel != MARKER and self.previous.unchanged(rel, new_digest) is not None:
             return Stored(self.previous.entries[rel], staged=False)
         if not _safe(rel):  # output_paths refuses it, and the build, before any commit
             return Stored(Entry(new_digest, len(data), 0), staged=False)
         target = self.root / rel
-        if target.parent not in self._folders:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            self._folders.add(target.parent)
-        target.write_bytes(data)
-        info = target.stat()
+        with _as_output_error():
+            self._parent(target)
+            target.write_bytes(data)
+            info = target.stat()
         return Stored(Entry(new_digest, info.st_size, info.st_mtime_ns), staged=True)
 
     def commit(self, files: Mapping[str, Stored | Kept]) -> Written:
-        """Make the output folder hold exactly `files` (and the marker)."""
-        files = {**files, MARKER: self.put(MARKER, MARKER_TEXT)}
-        in_place = self._in_place_ready()
+        """Make the output folder hold exactly `files` (and the marker).
+
+        The marker is staged anew every time and moved in first: a commit in place that fails
+        half way leaves a marker the manifest does not describe, so the next build replaces the
+        folder whole instead of trusting what it holds.
+        """
+        files = {MARKER: self.put(MARKER, MARKER_TEXT), **files}
         manifest = Manifest(self.out_dir)
         for rel, out in files.items():
             if isinstance(out, Stored):
                 manifest.entries[rel] = out.entry
             else:  # found intact when the plan kept it; a swap checks again as it links
                 manifest.entries[rel] = self.previous.entries[rel]
-        if in_place and self._folders_ready(files):
-            self._place(files)
-        else:
-            self._complete(files)
-            os.chmod(self.root, 0o755)
-            _swap(self.root, self.out_dir)
+        with _as_output_error() as failed:
+            if self._in_place_ready() and self._targets_ready(files):
+                failed.partly = True
+                self._place(files)
+            else:
+                self._complete(files)
+                os.chmod(self.root, 0o755)
+                _swap(self.root, self.out_dir)
         rewritten = (rel for rel, out in files.items() if _staged(out) and rel != MARKER)
         return Written(manifest, tuple(sorted(rewritten)))
+
+    def _parent(self, target: Path) -> None:
+        if target.parent not in self._folders:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            self._folders.add(target.parent)
 
     def _in_place_ready(self) -> bool:
         """Whether the output folder is the one the manifest describes: then it is updated in
@@ -144,23 +165,27 @@ class Staging:
             return False
         return real and bool(self.previous.entries) and self.previous.intact(MARKER) is not None
 
-    def _folders_ready(self, files: Mapping[str, Stored | Kept]) -> bool:
+    def _targets_ready(self, files: Mapping[str, Stored | Kept]) -> bool:
         """Every folder a file is moved into is a real one (made where missing), and so is
         every folder a file is removed from: no link, so nothing outside the output folder is
-        touched. False (the tree is then replaced whole) when one is not."""
+        touched; and no folder stands where a file goes or goes away. False (the tree is then
+        replaced whole) when one is not."""
         folders = _Folders(self.out_dir)
         staged = [rel for rel, out in files.items() if _staged(out)]
         gone = self.previous.entries.keys() - files.keys()
         try:
             for rel in staged:
                 folders.enter(rel.rpartition("/")[0], make=True)
-            return all(folders.enter(rel.rpartition("/")[0], make=False) for rel in gone)
+            if not all(folders.enter(rel.rpartition("/")[0], make=False) for rel in gone):
+                return False
+            return not any(_is_folder(self.out_dir / rel) for rel in (*staged, *gone))
         except OSError:
             return False
 
     def _place(self, files: Mapping[str, Stored | Kept]) -> None:
-        """Move the staged files over the old ones; remove what is no longer produced."""
-        for rel in sorted(rel for rel, out in files.items() if _staged(out)):
+        """Move the staged files over the old ones (the marker first); remove what is no
+        longer produced. Files no build wrote (added by hand) are left where they are."""
+        for rel in [rel for rel, out in files.items() if _staged(out)]:
             os.replace(self.root / rel, self.out_dir / rel)
         gone = sorted(self.previous.entries.keys() - files.keys())
         for rel in gone:
@@ -174,9 +199,7 @@ class Staging:
             if _staged(out):
                 continue
             target = self.root / rel
-            if target.parent not in self._folders:
-                target.parent.mkdir(parents=True, exist_ok=True)
-                self._folders.add(target.parent)
+            self._parent(target)
             _carry(self.previous, rel, target)
 
 
@@ -207,6 +230,31 @@ class _Folders:
             raise NotADirectoryError(errno.ENOTDIR, "not a folder", str(path))
         self.real.add(rel_folder)
         return True
+
+
+class _Failure:
+    partly = False
+
+
+@contextlib.contextmanager
+def _as_output_error() -> Iterator[_Failure]:
+    """An OSError inside as an OutputError (the same errno, text and file name)."""
+    failure = _Failure()
+    try:
+        yield failure
+    except OutputError:
+        raise
+    except OSError as exc:
+        error = OutputError(exc.errno, exc.strerror or str(exc), exc.filename)
+        error.partly = failure.partly
+        raise error from exc
+
+
+def _is_folder(path: Path) -> bool:
+    try:
+        return stat.S_ISDIR(os.lstat(path).st_mode)
+    except FileNotFoundError:
+        return False
 
 
 def _staged(out: Stored | Kept) -> bool:
@@ -263,7 +311,7 @@ def _link(old: Path, target: Path) -> bool:
     return True
 
 
-class Busy(OSError):
+class Busy(OutputError):
     """Another build holds the output folder's lock."""
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import operator
 import os
@@ -207,21 +208,22 @@ def load_runs(
     else:
         batches = _batches(fresh, SCREEN_FILES)
         results = (readbatch.read_batch(b, known, stored, parsed, keep_docs=True) for b in batches)
-    for outcomes, columns in results:
-        for o in outcomes:
-            if o.digest is not None and o.rel in stat_at:
-                stats.record(o.rel, stat_at[o.rel][0], o.digest, stat_at[o.rel][1])
-            if isinstance(o, Hit):
-                cleans[o.rel] = cache.clean(o.rel)
-            elif isinstance(o, Clean):
-                o.source = columns
-                cleans[o.rel] = o
-            elif isinstance(o, Done):
-                if digests is not None and o.digest is not None:
-                    digests[o.rel] = o.digest
-                problems.extend(o.problems)
-            else:
-                others.append(o)
+    with contextlib.closing(results):  # the pool ends even if this stops half way
+        for outcomes, columns in results:
+            for o in outcomes:
+                if o.digest is not None and o.rel in stat_at:
+                    stats.record(o.rel, stat_at[o.rel][0], o.digest, stat_at[o.rel][1])
+                if isinstance(o, Hit):
+                    cleans[o.rel] = cache.clean(o.rel)
+                elif isinstance(o, Clean):
+                    o.source = columns
+                    cleans[o.rel] = o
+                elif isinstance(o, Done):
+                    if digests is not None and o.digest is not None:
+                        digests[o.rel] = o.digest
+                    problems.extend(o.problems)
+                else:
+                    others.append(o)
     paths = {rel: path for path, rel, _ in fresh}
     for o in others:
         if o.doc is None:  # read by a worker, which does not send documents

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -184,8 +185,10 @@ def cores() -> int:
 
 
 def can_fork() -> bool:
-    """Whether worker processes can be forked here (they inherit the catalogs)."""
-    return "fork" in multiprocessing.get_all_start_methods()
+    """Whether worker processes can be forked here (they inherit the catalogs): not from a
+    process running other threads (the preview's server), whose locks a child could inherit
+    held."""
+    return "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
 
 
 def read_in_pool(
@@ -194,7 +197,8 @@ def read_in_pool(
     cached: dict[str, str],
     workers: int,
 ) -> Iterator[tuple[list[Outcome], Columns]]:
-    """read_batch of each batch, in order, by `workers` forked processes."""
+    """read_batch of each batch, in order, by `workers` forked processes. The caller closes
+    the generator (contextlib.closing), so the pool ends also when it stops half way."""
     _SHARED.update(known=known, cached=cached)
     try:
         with multiprocessing.get_context("fork").Pool(workers) as pool:

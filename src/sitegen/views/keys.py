@@ -19,6 +19,7 @@ import jinja2.meta
 
 from ..codeversion import code_version
 from ..content import Copy
+from ..fingerprint import library_versions
 from ..layout import SiteLayout
 from ..records import Run
 from .sources import Sources
@@ -37,7 +38,8 @@ class Keys:
         self.env = env
         runs = SiteLayout.RUNS_PREFIX
         catalogs = sorted((r, d) for r, d in src.site.digests.items() if not r.startswith(runs))
-        self.shared = _h(code_version(), catalogs, nav_pages)
+        # the code and the libraries that shape a page (a new rasteriser draws other cards)
+        self.shared = _h(code_version(), library_versions(), catalogs, nav_pages)
         self._templates: dict[str, str] = {}
         self._pairs: dict[tuple[str, str], str] = {}
         self._runs: dict[str, str] = {}

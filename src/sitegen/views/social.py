@@ -47,6 +47,12 @@ def _default(src: Sources, summaries: list[WorkloadSummary]) -> WorkloadSummary 
     return summaries[0] if summaries else None
 
 
+def _unreached(base: dict, nothing: str, second: str, series: tuple, mark: float) -> Card:
+    """A card with no headline figure: what does not reach the target, the curves it has."""
+    lines = (f"{nothing} tokens/s per user", second)
+    return Card(**base, figure="", unit="", lines=lines, series=series, x_mark=mark)
+
+
 def pair_card(src: Sources, model: str, gpu: str) -> Card:
     site = src.site
     m, g = site.models[model], site.gpus[gpu]
@@ -60,14 +66,7 @@ def pair_card(src: Sources, model: str, gpu: str) -> Card:
     series = (_series(src, g.name, main),)
     mark = site.config.headline_interactivity
     if head.throughput_per_gpu is None:
-        return Card(
-            **base,
-            figure="",
-            unit="",
-            lines=(f"No config reaches {display.rate(mark)} tokens/s per user", workload),
-            series=series,
-            x_mark=mark,
-        )
+        return _unreached(base, f"No config reaches {display.rate(mark)}", workload, series, mark)
     how = f"{display.engine_name(head.engine)} {display.precision_name(head.precision)}"
     lines = (_at(src), _cost(src, head.cost_per_million_tokens), f"{how}, {workload}")
     return Card(
@@ -97,14 +96,7 @@ def model_card(src: Sources, model: str) -> Card:
     series = tuple(_series(src, site.gpus[g].name, f.summaries[g]) for g in f.gpus[:MODEL_SERIES])
     names = f"{display.plural(len(src.gpus_of(model)), 'GPU')} measured"
     if best is None:
-        return Card(
-            **base,
-            figure="",
-            unit="",
-            lines=(f"No GPU reaches {display.rate(mark)} tokens/s per user", names),
-            series=series,
-            x_mark=mark,
-        )
+        return _unreached(base, f"No GPU reaches {display.rate(mark)}", names, series, mark)
     row = f.headline.by_gpu[best]
     return Card(
         **base,
