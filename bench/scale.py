@@ -350,6 +350,11 @@ class Build:
     output: str
 
 
+# the kernel walks every page of a process to sum its Pss: sampled more often, the sampler
+# took a third of a core from the build it measures
+SAMPLE_S = 0.5
+
+
 def _resident_bytes(pid: int) -> int:
     """The memory `pid` holds, its pages shared with others (a forked parent) counted once
     across them: its proportional set size (Pss), or where the system has none, its RSS."""
@@ -386,7 +391,7 @@ def run_build(site: Path, *options: str) -> Build:
 
     Peak memory is the build process's own peak RSS (ru_maxrss of os.wait4), or, if the build
     starts worker processes and their sum is larger, the largest sum of its process tree's
-    proportional set sizes (shared pages counted once) sampled every 50 ms.
+    proportional set sizes (shared pages counted once) sampled every SAMPLE_S seconds.
     """
     command = [*SITEGEN, "build", "--site", str(site), "--out", str(site / "public"), *options]
     with tempfile.TemporaryFile() as log:
@@ -396,7 +401,7 @@ def run_build(site: Path, *options: str) -> Build:
         done = threading.Event()
 
         def sample() -> None:
-            while not done.wait(0.05):
+            while not done.wait(SAMPLE_S):
                 rss, count = _tree_rss(process.pid)
                 sampled[0], sampled[1] = max(sampled[0], rss), max(sampled[1], count)
 

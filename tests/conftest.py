@@ -356,3 +356,13 @@ def arena(tmp_path_factory) -> tuple[Path, dict[str, bytes]]:
         path.write_text(yaml.safe_dump(value, sort_keys=False), encoding="utf-8")
     built, _ = render_site(root)
     return root, built
+
+
+@pytest.fixture(scope="session")
+def arena_public(arena, tmp_path_factory) -> Path:
+    """The arena's pages on disk, as a browser opens them. Read only."""
+    out = tmp_path_factory.mktemp("arena-public")
+    for name, body in arena[1].items():
+        (out / name).parent.mkdir(parents=True, exist_ok=True)
+        (out / name).write_bytes(body)
+    return out

@@ -15,12 +15,8 @@ PAIR = "models/m1/g1/index.html"  # three engine x precision curves, and a histo
 
 
 @pytest.fixture(scope="module")
-def public(arena, tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("arena-public")
-    for name, body in arena[1].items():
-        (out / name).parent.mkdir(parents=True, exist_ok=True)
-        (out / name).write_bytes(body)
-    return out
+def public(arena_public) -> Path:
+    return arena_public
 
 
 @pytest.fixture

@@ -12,12 +12,8 @@ PAGES = [PAIR, "index.html", "models/m1/index.html", "compare/g1-vs-g2/m1/index.
 
 
 @pytest.fixture(scope="module")
-def public(arena, tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("look-public")
-    for name, body in arena[1].items():
-        (out / name).parent.mkdir(parents=True, exist_ok=True)
-        (out / name).write_bytes(body)
-    return out
+def public(arena_public) -> Path:
+    return arena_public
 
 
 def background(tab) -> str:
