@@ -324,8 +324,10 @@ def page_kind(path: str) -> str:
 def shows_the_run(path: str, edit: Edit) -> bool:
     """The output files that may change when one number of the edited run changes."""
     parts = path.split("/")
-    # the overview and its downloads; llms.txt holds the same headline table
-    if path in ("index.html", "data/leaderboard.json", "data/leaderboard.csv", "llms.txt"):
+    # the overview and its downloads; llms.txt holds the same headline table; the output's
+    # marker, which every commit moves in first
+    shown = ("index.html", "data/leaderboard.json", "data/leaderboard.csv", "llms.txt")
+    if path in (*shown, ".sitegen-output"):
         return True
     if parts[0] == "models" and len(parts) > 2 and parts[1] == edit.model:
         return len(parts) == 3 or parts[2] == edit.gpu  # the model's page, the pair's page
