@@ -46,14 +46,14 @@ class Manifest:
         self._out = str(self.out_dir)
         self.entries = entries or {}
 
-    def unchanged(self, rel: str, new_digest: str) -> Path | None:
+    def unchanged(self, rel: str, new_digest: str) -> str | None:
         """The file on disk that already holds these bytes, or None."""
         entry = self.entries.get(rel)
         if entry is None or entry.digest != new_digest:
             return None
         return self.intact(rel)
 
-    def intact(self, rel: str) -> Path | None:
+    def intact(self, rel: str) -> str | None:
         """The file on disk as the last build left it, or None (missing, or changed since)."""
         entry = self.entries.get(rel)
         if entry is None:
@@ -69,7 +69,7 @@ class Manifest:
             or info.st_mtime_ns != entry.mtime_ns
         ):
             return None  # changed since, by hand or by another program: write it again
-        return Path(path)
+        return path  # its path (text: a build asks this of every output it keeps)
 
     # -- on disk -----------------------------------------------------------------------------
 

@@ -303,7 +303,7 @@ def _carry(previous: Manifest, rel: str, target: Path) -> None:
         shutil.copy2(old, target)
 
 
-def _link(old: Path, target: Path) -> bool:
+def _link(old: str | Path, target: Path) -> bool:
     try:
         os.link(old, target)
     except OSError:  # a file system without hard links: the file is written instead

@@ -24,10 +24,12 @@ from ..layout import SiteLayout
 from ..records import Run
 from .sources import Sources
 
+# one encoder for every key (json.dumps with options makes a new one per call)
+_ENCODE = json.JSONEncoder(default=str, sort_keys=True, ensure_ascii=False).encode
+
 
 def _h(*parts: Any) -> str:
-    text = json.dumps(parts, default=str, sort_keys=True, ensure_ascii=False)
-    return hashlib.blake2b(text.encode(), digest_size=20).hexdigest()
+    return hashlib.blake2b(_ENCODE(parts).encode(), digest_size=20).hexdigest()
 
 
 class Keys:
