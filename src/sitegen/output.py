@@ -140,16 +140,17 @@ class Staging:
                 manifest.entries[rel] = out.entry
             else:  # found intact when the plan kept it; a swap checks again as it links
                 manifest.entries[rel] = self.previous.entries[rel]
+        staged = [rel for rel, out in files.items() if _staged(out)]  # the marker first
+        gone = sorted(self.previous.entries.keys() - files.keys())
         with _as_output_error() as failed:
-            if self._in_place_ready() and self._targets_ready(files):
+            if self._in_place_ready() and self._targets_ready(staged, gone):
                 failed.partly = True
-                self._place(files)
+                self._place(staged, gone)
             else:
                 self._complete(files)
                 os.chmod(self.root, 0o755)
                 _swap(self.root, self.out_dir)
-        rewritten = (rel for rel, out in files.items() if _staged(out) and rel != MARKER)
-        return Written(manifest, tuple(sorted(rewritten)))
+        return Written(manifest, tuple(sorted(rel for rel in staged if rel != MARKER)))
 
     def _parent(self, target: Path) -> None:
         if target.parent not in self._folders:
@@ -165,14 +166,12 @@ class Staging:
             return False
         return real and bool(self.previous.entries) and self.previous.intact(MARKER) is not None
 
-    def _targets_ready(self, files: Mapping[str, Stored | Kept]) -> bool:
+    def _targets_ready(self, staged: list[str], gone: list[str]) -> bool:
         """Every folder a file is moved into is a real one (made where missing), and so is
         every folder a file is removed from: no link, so nothing outside the output folder is
         touched; and no folder stands where a file goes or goes away. False (the tree is then
         replaced whole) when one is not."""
         folders = _Folders(self.out_dir)
-        staged = [rel for rel, out in files.items() if _staged(out)]
-        gone = self.previous.entries.keys() - files.keys()
         try:
             for rel in staged:
                 folders.enter(rel.rpartition("/")[0], make=True)
@@ -182,12 +181,11 @@ class Staging:
         except OSError:
             return False
 
-    def _place(self, files: Mapping[str, Stored | Kept]) -> None:
-        """Move the staged files over the old ones (the marker first); remove what is no
-        longer produced. Files no build wrote (added by hand) are left where they are."""
-        for rel in [rel for rel, out in files.items() if _staged(out)]:
+    def _place(self, staged: list[str], gone: list[str]) -> None:
+        """Move the staged files over the old ones (in order: the marker first); remove what
+        is no longer produced. Files no build wrote (added by hand) are left where they are."""
+        for rel in staged:
             os.replace(self.root / rel, self.out_dir / rel)
-        gone = sorted(self.previous.entries.keys() - files.keys())
         for rel in gone:
             with contextlib.suppress(FileNotFoundError, NotADirectoryError):
                 os.unlink(self.out_dir / rel)

@@ -12,7 +12,6 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from .layout import SiteLayout
 from .records import Site
 from .records.model import SweepRun
 from .tables import WorkloadSummary, summarise
@@ -34,7 +33,7 @@ class SummaryMemo:
         self._pairs: dict[Pair, _Kept] = {}
 
     def summarise(self, site: Site) -> dict[Pair, list[WorkloadSummary]]:
-        shared = _shared(site)
+        shared = tuple(site.shared_digests())  # the catalogs and sitegen.yaml
         sweeps: dict[Pair, list[SweepRun]] = {}
         for run in site.sweeps:
             sweeps.setdefault((run.model, run.gpu), []).append(run)
@@ -63,12 +62,6 @@ class SummaryMemo:
     def _fingerprint(self, pair: Pair) -> tuple | None:
         kept = self._pairs.get(pair)
         return kept.fingerprint if kept is not None else None
-
-
-def _shared(site: Site) -> tuple:
-    """What every pair's summaries read beside its runs: the catalogs and sitegen.yaml."""
-    runs = SiteLayout.RUNS_PREFIX
-    return tuple(sorted((rel, d) for rel, d in site.digests.items() if not rel.startswith(runs)))
 
 
 def _runs_of(site: Site, pairs: set[Pair]) -> tuple:

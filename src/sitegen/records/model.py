@@ -7,6 +7,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..layout import SiteLayout
+
 
 @dataclass(frozen=True)
 class Model:
@@ -218,6 +220,12 @@ class Site:
     runs: tuple[Run, ...]
     table: Any = None  # columnar.ConfigTable: every sweep config, rows of each run together
     digests: dict[str, str] = field(default_factory=dict)  # data file -> digest of its bytes
+
+    def shared_digests(self) -> list[tuple[str, str]]:
+        """(file, digest) of what every page reads beside run records: the catalogs and
+        sitegen.yaml, sorted."""
+        runs = SiteLayout.RUNS_PREFIX
+        return sorted((rel, d) for rel, d in self.digests.items() if not rel.startswith(runs))
 
     @property
     def sweeps(self) -> list[SweepRun]:

@@ -20,7 +20,6 @@ import jinja2.meta
 from ..codeversion import code_version
 from ..content import Copy
 from ..fingerprint import library_versions
-from ..layout import SiteLayout
 from ..records import Run
 from .sources import Sources
 
@@ -38,8 +37,7 @@ class Keys:
     def __init__(self, src: Sources, env: jinja2.Environment, nav_pages: list[str]) -> None:
         self.src = src
         self.env = env
-        runs = SiteLayout.RUNS_PREFIX
-        catalogs = sorted((r, d) for r, d in src.site.digests.items() if not r.startswith(runs))
+        catalogs = src.site.shared_digests()
         # the code and the libraries that shape a page (a new rasteriser draws other cards)
         self.shared = _h(code_version(), library_versions(), catalogs, nav_pages)
         self._templates: dict[str, str] = {}
