@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 
 from sitegen import frontier
-from sitegen.envelope import Envelope, leaders
+from sitegen.envelope import Envelope, leaders, readings, stretches
 
 P = frontier.Point
 
@@ -160,3 +161,51 @@ def test_value_at_reads_the_first_stretch_holding_x(seed, method):
             continue
         first = next((s for s in env.stretches if s.start <= x <= s.end), env.stretches[0])
         assert env.value_at(x) == values[first.curve](x), x
+
+
+def _as_values(read, xs: list[float]) -> list[float | None]:
+    """A ValuesAt's numbers as the one-at-a-time readers give them (None for NaN)."""
+    return [None if v != v else v for v in read(np.array(xs)).tolist()]
+
+
+@pytest.mark.parametrize("method", ["interpolate", "measured"])
+def test_readings_give_the_readers_numbers_exactly(method):
+    """The search reads every curve at hundreds of points at once: the very same floats."""
+    rng = random.Random(11)
+    for _ in range(50):
+        xs = sorted({round(rng.uniform(2, 300), 3) for _ in range(rng.randint(1, 8))})
+        ys = sorted((rng.uniform(100, 20000) for _ in xs), reverse=True)
+        front = frontier.pareto_frontier(P(x, y) for x, y in zip(xs, ys, strict=True))
+        read = frontier.reader(front, method)
+        targets = [rng.uniform(0, 320) for _ in range(40)] + [p.interactivity for p in front]
+        assert _as_values(readings(front, method), targets) == [read(t) for t in targets]
+    assert _as_values(readings((), method), [1.0, 10.0]) == [None, None]
+
+
+@pytest.mark.parametrize("method", ["interpolate", "measured"])
+@pytest.mark.parametrize("seed", range(12))
+def test_values_at_gives_value_at_s_numbers_exactly(seed, method):
+    env = Envelope.of(_random_curves(400 + seed, 1 + seed % 6), method)
+    xs = [x for s in env.stretches for x in (s.start, s.end)] + _samples(env, 200) + [0.5]
+    assert _as_values(env.values_at, xs) == [env.value_at(x) for x in xs]
+
+
+def _one_at_a_time(values, knots):
+    return stretches(values, knots)  # every grid point read by `best`, curve by curve
+
+
+@pytest.mark.parametrize("method", ["interpolate", "measured"])
+@pytest.mark.parametrize("seed", range(24))
+def test_the_search_finds_the_same_stretches_reading_all_points_at_once(seed, method):
+    """Curves of a pair, and envelopes of a model's GPUs: the same stretches, to the bit."""
+    curves = _random_curves(500 + seed, 1 + seed % 6)
+    env = Envelope.of(curves, method)
+    knots = [p.interactivity for c in curves for p in c.frontier]
+    assert env.stretches == _one_at_a_time(
+        [frontier.reader(c.frontier, method) for c in curves], knots
+    )
+    gpus = [Envelope.of(_random_curves(600 + seed * 7 + k, 1 + k % 4), method) for k in range(5)]
+    knots = [p.interactivity for e in gpus for p in e.points()]
+    values = [e.value_at for e in gpus]
+    found = stretches(values, knots, [e.values_at for e in gpus])
+    assert found == _one_at_a_time(values, knots)

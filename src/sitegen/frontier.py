@@ -9,6 +9,7 @@ import bisect
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 SECONDS_PER_HOUR = 3600.0
 TOKENS_PER_MILLION = 1e6
@@ -79,7 +80,12 @@ def monotone_tangents(xs: Sequence[float], ys: Sequence[float]) -> list[float]:
     return tangents
 
 
-def _hermite(x0: float, x1: float, y0: float, y1: float, m0: float, m1: float, x: float) -> float:
+F = TypeVar("F")  # a float, or a numpy array of them
+
+
+def hermite_value(x0: F, x1: F, y0: F, y1: F, m0: F, m1: F, x: F) -> F:
+    """The cubic Hermite through (x0, y0) and (x1, y1) with slopes m0, m1, at x. Given numpy
+    arrays it computes every element by the same float operations, in the same order."""
     h = x1 - x0
     t = (x - x0) / h
     t2, t3 = t * t, t * t * t
@@ -107,7 +113,7 @@ def value_at(frontier: Sequence[Point], target: float, method: str = "interpolat
     tangents = monotone_tangents(xs, ys)
     for i in range(len(xs) - 1):
         if xs[i] <= target <= xs[i + 1]:
-            return _hermite(
+            return hermite_value(
                 xs[i], xs[i + 1], ys[i], ys[i + 1], tangents[i], tangents[i + 1], target
             )
     raise AssertionError("unreachable: target lies inside the frontier's range")
@@ -131,7 +137,8 @@ def reader(
         i = bisect.bisect_left(xs, target) - 1  # xs[i] < target <= xs[i + 1]
         if method == "measured":
             return ys[i + 1]  # the highest y with x >= target: throughput falls along x
-        return _hermite(xs[i], xs[i + 1], ys[i], ys[i + 1], tangents[i], tangents[i + 1], target)
+        j = i + 1
+        return hermite_value(xs[i], xs[j], ys[i], ys[j], tangents[i], tangents[j], target)
 
     return read
 

@@ -101,7 +101,7 @@ def field(
     ordered = [envelopes[g] for g in gpus]
     values: list[Callable[[float], float | None]] = [e.value_at for e in ordered]
     knots = [p.interactivity for e in ordered for p in e.points()]
-    found = stretches(values, knots)
+    found = stretches(values, knots, [e.values_at for e in ordered])
     return Field(
         model=model,
         workload=workload,
