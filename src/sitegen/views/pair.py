@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any
 
 from markupsafe import Markup
 
@@ -14,8 +14,10 @@ from ..charts.series import strongest
 from ..content import CopyError, faq_applies, fill, render_copy
 from ..datafiles import pair_json, pair_route, rung_json, to_json
 from ..display import dollars, latency, rate, tokens
+from ..htmlrows import text
 from ..importers.credits import Credit, credits_for
 from ..records import MatrixRun, Run
+from ..render import relative
 from ..runs import matrix_summary, run_route
 from ..tables import WorkloadSummary
 from .jsonld import faq_jsonld, plain
@@ -27,7 +29,8 @@ from .sources import Sources, compare_route
 class PairView(View):
     model: Any
     gpu: Any
-    # per workload: summary, workload, faq, chart, chart_data, point_rows, history
+    # per workload: summary, workload, faq, chart, chart_data, point_rows (the rows of the
+    # chart's points), history
     workloads: list[dict]
     main: WorkloadSummary | None  # the default workload's summary, if measured
     runs: list[Run]
@@ -74,42 +77,28 @@ def placeholders(src: Sources, model: str, gpu: str, summary: WorkloadSummary | 
     return context
 
 
-class PointRow(NamedTuple):  # a tuple: a pair page makes one per measured config
-    """A measured config of the frontier chart as the table under it lists it, formatted."""
-
-    curve: str  # engine and precision
-    concurrency: int
-    parallelism: str
-    gpus: int
-    interactivity: str
-    throughput_per_gpu: str
-    ttft: str
-    tpot: str
-    run_route: str
-    date: str
-
-
-def point_rows(chart_data: dict) -> list[PointRow]:
-    """Every point of the chart, curve after curve: the table of the chart's points."""
+def point_rows(chart_data: dict, page_route: str) -> Markup:
+    """The table of the chart's points, curve after curve, as its rows (htmlrows.py): each
+    measured config with its run's report linked from the page at `page_route`. Figures as
+    display.py writes them hold nothing to escape (tests/test_htmlrows.py)."""
     rows = []
+    links: dict[tuple[str, str], str] = {}  # (run, date) -> the cell linking it
     for c in chart_data["curves"]:
-        curve = curve_label(c)
-        rows += [
-            PointRow(
-                curve,
-                p["concurrency"],
-                p["parallelism"],
-                p["gpus"],
-                rate(p["interactivity"]),
-                tokens(p["throughput_per_gpu"]),
-                latency(p["ttft_ms"]),
-                latency(p["tpot_ms"]),
-                run_route(p["run"]),
-                p["date"],
+        curve = text(curve_label(c))
+        for p in c["points"]:
+            run = (p["run"], p["date"])
+            if run not in links:
+                href = text(relative(page_route, run_route(run[0])))
+                links[run] = f'<td><a href="{href}">Run of {text(run[1])}</a></td></tr>'
+            rows.append(
+                f'<tr><th scope="row">{curve}</th><td class="num">{p["concurrency"]}</td>'
+                f'<td>{text(p["parallelism"])}</td><td class="num">{p["gpus"]}</td>'
+                f'<td class="num">{rate(p["interactivity"])}</td>'
+                f'<td class="num">{tokens(p["throughput_per_gpu"])}</td>'
+                f'<td class="num">{latency(p["ttft_ms"])}</td>'
+                f'<td class="num">{latency(p["tpot_ms"])}</td>{links[run]}'
             )
-            for p in c["points"]
-        ]
-    return rows
+    return Markup("\n        ".join(rows))
 
 
 def workload_charts(src: Sources, summary: WorkloadSummary) -> dict:
@@ -119,7 +108,7 @@ def workload_charts(src: Sources, summary: WorkloadSummary) -> dict:
     out: dict[str, Any] = {
         "chart": Chart("frontier", data),
         "chart_data": data,
-        "point_rows": point_rows(data),
+        "point_rows": point_rows(data, pair_route(summary.model, summary.gpu)),
         "history": history_rows(summary),
         "history_chart": None,
     }

@@ -1,0 +1,98 @@
+"""Table rows written in Python print exactly what the templates' loops printed."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conftest import REPO
+from sitegen.display import dollars, latency, rate, ratio, tokens
+from sitegen.htmlrows import text
+from sitegen.render import environment
+from sitegen.views.pair import point_rows
+
+
+@dataclass(frozen=True)
+class _Page:
+    route: str
+    filename: str = "index.html"
+
+
+def _jinja(source: str, **values) -> str:
+    env = environment(REPO)
+    return env.from_string(source).render(**values)
+
+
+@pytest.mark.parametrize(
+    "value", ["plain", "a & b", "<b>", 'it\'s "quoted"', "", 128, 0, -3, 2.5, "TP4 × DP2"]
+)
+def test_text_prints_a_value_as_autoescape_does(value):
+    assert text(value) == _jinja("{{ v }}", v=value)
+
+
+# the loop _frontier.html had, before its rows were written in Python
+POINT_ROWS_LOOP = """{% for p in rows %}
+        <tr><th scope="row">{{ p.curve }}</th><td class="num">{{ p.concurrency }}</td><td>{{ p.parallelism }}</td><td class="num">{{ p.gpus }}</td><td class="num">{{ p.interactivity | rate }}</td><td class="num">{{ p.throughput_per_gpu | tokens }}</td><td class="num">{{ p.ttft_ms | latency }}</td><td class="num">{{ p.tpot_ms | latency }}</td><td><a href="{{ url('runs/' ~ p.run ~ '/') }}">Run of {{ p.date }}</a></td></tr>
+{% endfor %}"""  # noqa: E501
+
+
+def _point(run: str, concurrency: int, parallelism: str, x: float, y: float) -> dict:
+    return {
+        "interactivity": x,
+        "throughput_per_gpu": y,
+        "concurrency": concurrency,
+        "gpus": 8,
+        "tp": 8,
+        "ttft_ms": 325.4,
+        "tpot_ms": 1000 / x,
+        "run": run,
+        "parallelism": parallelism,
+        "date": "2026-05-27",
+    }
+
+
+def test_the_pair_pages_point_rows_are_the_templates_loop():
+    data = {
+        "curves": [
+            {
+                "engine": "sglang",
+                "precision": "fp4",
+                "points": [
+                    _point("m-g-a", 128, "TP8", 56.2208, 3598.1),
+                    _point("m-g-a", 1, "TP4 & <x>", 8.4, 95.25),
+                ],
+            },
+            {
+                "engine": "vllm",
+                "precision": "fp8",
+                "points": [_point("m-g-b", 64, "TP2 x DP4", 140.0, 12.5)],
+            },
+        ]
+    }
+    rows = [
+        dict(p, curve=name)
+        for c, name in zip(data["curves"], ["SGLang FP4", "vLLM FP8"], strict=True)
+        for p in c["points"]
+    ]
+    expected = _jinja(POINT_ROWS_LOOP, rows=rows, page=_Page("models/m/g/"))
+    assert "        " + point_rows(data, "models/m/g/") + "\n" == expected
+    assert "&amp; &lt;x&gt;" in expected and "../../../runs/m-g-b/" in expected
+
+
+@settings(max_examples=300)
+@given(
+    st.one_of(
+        st.none(), st.floats(allow_nan=True, allow_infinity=False), st.integers(-(10**9), 10**9)
+    )
+)
+def test_figures_as_display_writes_them_hold_nothing_to_escape(value):
+    """Rows print display.py's figures as they are: none holds a character escape replaces."""
+    for shown in (rate, tokens, latency, dollars, ratio):
+        try:
+            figure = shown(value)
+        except (ValueError, OverflowError):  # outside what a figure can be (log of <= 0)
+            continue
+        assert text(figure) == figure
