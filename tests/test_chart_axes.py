@@ -7,10 +7,13 @@ import datetime as dt
 import xml.etree.ElementTree as ET
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sitegen.charts import draw_frontier, draw_history
 from sitegen.charts.axes import interactivity_axis, log_ticks
 from sitegen.charts.history_chart import BOTTOM, HEIGHT, WIDTH
+from sitegen.charts.svg import coords, num
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
 CHAR_PX = 7.2  # wider than any digit, letter or hyphen of 12 px system-ui text
@@ -191,3 +194,22 @@ def test_date_labels_never_overlap(case):
     # every run date is a point of the chart, whatever is labelled
     drawn = {el.get("data-date") for el in svg.iter(f"{SVG_NS}path") if el.get("data-date")}
     assert drawn == set(dates)
+
+
+@settings(max_examples=500)
+@given(
+    st.lists(
+        st.one_of(
+            st.floats(-1e7, 1e7, allow_nan=False),
+            st.sampled_from([0.0, -0.0, -0.04, 0.05, -0.05, 0.049999, -0.95, 9.95, 99.96]),
+            st.integers(-3000, 3000).map(lambda n: n / 20),
+        ),
+        min_size=1,
+        max_size=20,
+    )
+)
+def test_coords_write_each_number_as_num_does(values):
+    """A curve's numbers are written in one go: the same text as one num call each."""
+    template = " ".join("%.1f" if i % 3 else "C%.1f" for i in range(len(values)))
+    expected = " ".join(num(v) if i % 3 else "C" + num(v) for i, v in enumerate(values))
+    assert coords(template, values) == expected

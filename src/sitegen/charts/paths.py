@@ -9,11 +9,12 @@ to pixels bends them), each a Bezier with the exact values and slopes at its end
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 
 from .. import frontier
-from .svg import Scale, num
+from .svg import Scale, coords, num
 
 LOG_PIECE = 0.05  # on a log axis, at most this many decades per drawn piece
 
@@ -40,15 +41,24 @@ def hermite(
     return value, slope
 
 
-def _cuts(a: float, b: float, x: Scale) -> list[float]:
-    if not x.log or a <= 0:
+def _cuts(a: float, b: float, log: bool) -> list[float]:
+    if not log or a <= 0:
         return [a, b]
     n = max(1, math.ceil(math.log10(b / a) / LOG_PIECE))
     ratio = (b / a) ** (1 / n)
     return [a * ratio**k for k in range(n)] + [b]
 
 
-def _smooth(pts: Sequence[Sequence[float]], start: float, end: float, x: Scale, y: Scale) -> str:
+MOVE = "M%.1f,%.1f"
+BEZIER = "C%.1f,%.1f %.1f,%.1f %.1f,%.1f"
+Cut = tuple[float, float, float]  # where a piece is cut: x, the curve's value and slope there
+
+
+@functools.lru_cache(maxsize=1024)  # a GPU's envelope is drawn on each of its comparisons
+def _pieces(
+    pts: tuple[tuple[float, float], ...], start: float, end: float, log: bool
+) -> tuple[tuple[Cut, ...], ...]:
+    """The cuts of each piece of the curve drawn from `start` to `end`: values on any scale."""
     xs, ys = [p[0] for p in pts], [p[1] for p in pts]
     tangents = frontier.monotone_tangents(xs, ys)
     out = []
@@ -57,25 +67,31 @@ def _smooth(pts: Sequence[Sequence[float]], start: float, end: float, x: Scale, 
         if a >= b:
             continue
         piece = (xs[i], xs[i + 1], ys[i], ys[i + 1], tangents[i], tangents[i + 1])
-        cuts = _cuts(a, b, x)
+        out.append(tuple((u, *hermite(*piece, u)) for u in _cuts(a, b, log)))
+    return tuple(out)
+
+
+def _smooth(pts: Sequence[Sequence[float]], start: float, end: float, x: Scale, y: Scale) -> str:
+    values: list[float] = []  # the path's numbers, written by one coords call
+    beziers = 0
+    for cuts in _pieces(tuple(map(tuple, pts)), start, end, x.log):
         # each cut ends one Bezier and starts the next: its pixel and slope are taken once
-        u_px, yu_px, pu = _cut_pixel(piece, cuts[0], x, y)
-        if not out:
-            out.append(f"M{num(u_px)},{num(yu_px)}")
-        for v in cuts[1:]:
-            v_px, yv_px, pv = _cut_pixel(piece, v, x, y)
+        u_px, yu_px, pu = _cut_pixel(cuts[0], x, y)
+        if not values:
+            values += (u_px, yu_px)
+        for cut in cuts[1:]:
+            v_px, yv_px, pv = _cut_pixel(cut, x, y)
             third = (v_px - u_px) / 3
-            out.append(
-                f"C{num(u_px + third)},{num(yu_px + third * pu)} "
-                f"{num(v_px - third)},{num(yv_px - third * pv)} {num(v_px)},{num(yv_px)}"
-            )
+            values += (u_px + third, yu_px + third * pu, v_px - third, yv_px - third * pv)
+            values += (v_px, yv_px)
+            beziers += 1
             u_px, yu_px, pu = v_px, yv_px, pv
-    return "".join(out)
+    return coords(MOVE + BEZIER * beziers, values) if values else ""
 
 
-def _cut_pixel(piece: tuple[float, ...], u: float, x: Scale, y: Scale) -> tuple[float, ...]:
-    """Where the Hermite `piece` is drawn at `u`: x and y pixels, and its slope in pixels."""
-    yu, su = hermite(*piece, u)
+def _cut_pixel(cut: Cut, x: Scale, y: Scale) -> tuple[float, float, float]:
+    """Where a cut of a piece is drawn: x and y pixels, and the piece's slope in pixels."""
+    u, yu, su = cut
     # slopes in pixels: dY/dX = y'(value) * dy/dx / x'(u)
     return x(u), y(yu), su * y.slope(yu) / x.slope(u)
 
