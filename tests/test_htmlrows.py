@@ -9,9 +9,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import REPO
+from sitegen.content import load_content
 from sitegen.display import dollars, latency, rate, ratio, tokens
 from sitegen.htmlrows import text
+from sitegen.records import Problems, load_site
 from sitegen.render import environment
+from sitegen.tables import summarise
+from sitegen.views import Keys, Sources, compare_route, plan_jobs
+from sitegen.views.model import envelope_rows, grid, winners
 from sitegen.views.pair import point_rows
 
 
@@ -78,7 +83,7 @@ def test_the_pair_pages_point_rows_are_the_templates_loop():
         for p in c["points"]
     ]
     expected = _jinja(POINT_ROWS_LOOP, rows=rows, page=_Page("models/m/g/"))
-    assert "        " + point_rows(data, "models/m/g/") + "\n" == expected
+    assert point_rows(data, "models/m/g/") + "\n" == expected
     assert "&amp; &lt;x&gt;" in expected and "../../../runs/m-g-b/" in expected
 
 
@@ -96,3 +101,76 @@ def test_figures_as_display_writes_them_hold_nothing_to_escape(value):
         except (ValueError, OverflowError):  # outside what a figure can be (log of <= 0)
             continue
         assert text(figure) == figure
+
+
+# -- every table written in Python against the template loop it replaced, on real sites --------
+
+LOOPS = REPO / "tests" / "fixtures" / "template_loops"  # the loops, as the templates had them
+
+
+@pytest.fixture(scope="module", params=["arena", "flagship"])
+def site_views(request):
+    """A site's Sources and the views of its pair, comparison and model pages."""
+    root = request.getfixturevalue("arena" if request.param == "arena" else "flagship_files")[0]
+    site, _ = load_site(root)
+    content = load_content(root, site.models, site.gpus, Problems(), {r.id for r in site.runs})
+    src = Sources(site, summarise(site), content)
+    jobs = plan_jobs(src, Keys(src, environment(root), sorted(content.pages)))
+    pages = [
+        p for j in jobs if j.name.split()[0] in ("pair", "compare", "model") for p in j.make()[0]
+    ]
+    return src, pages
+
+
+def _loop(name: str, page, **values) -> str:
+    """What the template's loop printed: the rows, each line ending in a newline."""
+    env = environment(REPO)
+    return env.from_string((LOOPS / f"{name}.html").read_text()).render(page=page, **values)
+
+
+def _printed(rows) -> str:
+    return f"{rows}\n"  # the template prints the rows on a line of their own
+
+
+def test_comparison_rows_are_the_templates_loop(site_views):
+    src, pages = site_views
+    compared = [p for p in pages if p.template == "compare.html"]
+    assert compared
+    for page in compared:
+        for w in page.view.workloads:
+            sa, sb = w["summaries"]
+            expected = _loop("compare", page, w=w, sa=sa, sb=sb, tier=src.tier)
+            assert _printed(w["rung_rows"]) == expected, page.route
+
+
+def test_model_page_rows_are_the_templates_loops(site_views):
+    src, pages = site_views
+    models = {p.route: p for p in pages if p.template == "model.html"}
+    assert models
+    for model in src.models:
+        page = models[f"models/{model}/"]
+        for f, w in zip(src.fields(model), page.view.workloads, strict=True):
+            data = {
+                "grid": grid(src, f),
+                "winners": winners(src, f),
+                "points": envelope_rows(src, f),
+            }
+            for name in data:
+                assert _printed(w[name]) == _loop(name, page, w=data), (page.route, name)
+
+
+def test_pair_page_rows_are_the_templates_loops(site_views):
+    src, pages = site_views
+    pairs = [p for p in pages if p.template == "pair.html"]
+    assert any(w["history"] for p in pairs for w in p.view.workloads)
+    for page in pairs:
+        view = page.view
+        expected = _loop("runs", page, runs=view.runs, main=view.main)
+        assert _printed(view.run_rows) == expected, page.route
+        for w in view.workloads:
+            if w["history"]:
+                assert _printed(w["history_rows"]) == _loop("history", page, w=w), page.route
+        model, gpu = view.model.slug, view.gpu.slug
+        links = [(o, compare_route(gpu, o, model)) for o in src.gpus_of(model) if o != gpu]
+        expected = _loop("links", page, compare=links, gpu=view.gpu, gpus=src.site.gpus)
+        assert view.compare == expected, page.route

@@ -2,8 +2,11 @@
 calls (its attribute, the check that it prints the same in every build, the escape), about a
 microsecond each, and a pair page's table of chart points has over a thousand of them.
 
-A table written here is written only here (its template prints the rows whole); `text` puts a
-value in it as the templates' autoescape does, character for character.
+So the rows of the big tables are written by their views: a pair page's chart points, history
+and runs, a comparison's targets, a model page's GPU x target grid, winners and envelope
+points. A table written here is written only here (its template prints the rows whole, on a
+line of its own); `text` puts a value in it as the templates' autoescape does, character for
+character. tests/test_htmlrows.py checks each against the template loop it replaced.
 """
 
 from __future__ import annotations

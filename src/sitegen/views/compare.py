@@ -13,9 +13,11 @@ from markupsafe import Markup
 from .. import display
 from ..charts import Chart, envelope_chart_data
 from ..datafiles import compare_json, pair_route, to_json
+from ..display import dollars, engine_name, precision_name, rate, ratio, tokens
+from ..htmlrows import text
 from ..importers.credits import Credit, credits_for
 from ..standings import Pairing, pairings
-from ..tables import WorkloadSummary
+from ..tables import LadderRow, WorkloadSummary
 from .page import DataFile, Page, Quote, View
 from .sources import Sources, compare_route
 
@@ -106,9 +108,49 @@ def workload_view(
         "workload": site.workloads[workload],
         "summaries": summaries,
         "rungs": rungs,
+        "rung_rows": rung_rows(rungs, summaries, src.tier),
         "chart": chart,
         "notes": notes(src, sides, summaries, rungs),
     }
+
+
+def rung_rows(
+    rungs: tuple[Pairing, ...], summaries: list[WorkloadSummary | None], tier: str
+) -> Markup:
+    """The table of both GPUs at every target, as its rows (htmlrows.py)."""
+    lines = []
+    for p in rungs:
+        shown = (
+            "-" if p.throughput_ratio is None else f"<strong>{ratio(p.throughput_ratio)}</strong>"
+        )
+        sides = ((p.a, summaries[0]), (p.b, summaries[1]))
+        lines += [
+            f'      <tr><th scope="row">{rate(p.target)} tok/s</th>',
+            f'        <td class="num ratio">{shown}</td>',
+            *(f"        {_throughput_cell(row, s)}" for row, s in sides),
+            f'        <td class="num ratio">{ratio(p.cost_ratio.get(tier))}</td>',
+            *(f"        {_cost_cell(row, tier)}" for row, _ in sides),
+            "      </tr>",
+        ]
+    return Markup("\n".join(lines))
+
+
+def _throughput_cell(row: LadderRow | None, measured: WorkloadSummary | None) -> str:
+    if row is not None and row.throughput_per_gpu is not None:
+        return (
+            f'<td class="num">{tokens(row.throughput_per_gpu)}<br><span class="engine">'
+            f"{text(engine_name(row.engine))} {text(precision_name(row.precision))}</span></td>"
+        )
+    return f'<td class="num reason">{"not reached" if measured else "not measured"}</td>'
+
+
+def _cost_cell(row: LadderRow | None, tier: str) -> str:
+    cost = (row.cost_per_million_tokens or {}).get(tier) if row is not None else None
+    if cost is not None:
+        return f'<td class="num">{dollars(cost)}</td>'
+    if row is not None and row.throughput_per_gpu is not None:
+        return '<td class="num"><span class="reason">no price</span></td>'
+    return '<td class="num">-</td>'
 
 
 def _names(sides: list[dict]) -> tuple[str, str]:

@@ -13,7 +13,7 @@ from ..charts.frontier_chart import curve_label
 from ..charts.series import strongest
 from ..content import CopyError, faq_applies, fill, render_copy
 from ..datafiles import pair_json, pair_route, rung_json, to_json
-from ..display import dollars, latency, rate, tokens
+from ..display import dollars, engine_name, latency, percent, precision_name, rate, tokens
 from ..htmlrows import text
 from ..importers.credits import Credit, credits_for
 from ..records import MatrixRun, Run
@@ -30,10 +30,11 @@ class PairView(View):
     model: Any
     gpu: Any
     # per workload: summary, workload, faq, chart, chart_data, point_rows (the rows of the
-    # chart's points), history
+    # chart's points), history, history_chart and history_rows (the table's rows)
     workloads: list[dict]
     main: WorkloadSummary | None  # the default workload's summary, if measured
     runs: list[Run]
+    run_rows: Markup  # the table of the runs (htmlrows.py)
     credits: list[Credit]  # who measured the runs, linked where the importers know its site
     matrices: list
     illustrative: bool
@@ -42,9 +43,8 @@ class PairView(View):
     intro: Markup | None
     faq: list[faq.Entry]
     faq_jsonld: Markup
-    compare: list[tuple[str, str]]  # (other GPU, comparison route)
+    compare: Markup  # links to the comparisons with the model's other GPUs
     description: str
-    gpus: dict  # names for the compare links
     badge: dict | None = None  # the README badge: path, markdown (views/share.py)
 
 
@@ -91,31 +91,95 @@ def point_rows(chart_data: dict, page_route: str) -> Markup:
                 href = text(relative(page_route, run_route(run[0])))
                 links[run] = f'<td><a href="{href}">Run of {text(run[1])}</a></td></tr>'
             rows.append(
-                f'<tr><th scope="row">{curve}</th><td class="num">{p["concurrency"]}</td>'
+                f'        <tr><th scope="row">{curve}</th><td class="num">{p["concurrency"]}</td>'
                 f'<td>{text(p["parallelism"])}</td><td class="num">{p["gpus"]}</td>'
                 f'<td class="num">{rate(p["interactivity"])}</td>'
                 f'<td class="num">{tokens(p["throughput_per_gpu"])}</td>'
                 f'<td class="num">{latency(p["ttft_ms"])}</td>'
                 f'<td class="num">{latency(p["tpot_ms"])}</td>{links[run]}'
             )
-    return Markup("\n        ".join(rows))
+    return Markup("\n".join(rows))
 
 
 def workload_charts(src: Sources, summary: WorkloadSummary) -> dict:
     """The frontier chart of one workload and, where it has older runs, its history."""
     strong = strongest(src.envelope(summary).leaders())
     data = frontier_chart_data(src.site, summary, strong)
+    route = pair_route(summary.model, summary.gpu)
     out: dict[str, Any] = {
         "chart": Chart("frontier", data),
         "chart_data": data,
-        "point_rows": point_rows(data, pair_route(summary.model, summary.gpu)),
+        "point_rows": point_rows(data, route),
         "history": history_rows(summary),
         "history_chart": None,
     }
     if out["history"]:
         history = history_chart_data(src.site, summary, out["history"], strong)
         out["history_chart"] = Chart("history", history)
+        out["history_rows"] = history_rows_html(out["history"], route)
     return out
+
+
+def history_rows_html(history: list[dict], page_route: str) -> Markup:
+    """The table of each curve's value on each run date, newest first (htmlrows.py)."""
+    lines = []
+    for h in history:
+        curve = f"{text(engine_name(h['engine']))} {text(precision_name(h['precision']))}"
+        for e in reversed(h["entries"]):
+            date, runs = text(e["date"]), e["runs"]
+            value = e["throughput_per_gpu"]
+            shown = (
+                tokens(value) if value is not None else '<span class="reason">not reached</span>'
+            )
+            links = ", ".join(
+                f'<a href="{text(relative(page_route, run_route(r)))}">Run of {date}'
+                f"{f' ({i})' if len(runs) > 1 else ''}</a>"
+                for i, r in enumerate(runs, start=1)
+            )
+            lines.append(
+                f'      <tr><th scope="row">{date}</th><td>{curve}</td><td class="num">{shown}</td>'
+                f'<td class="num">{percent(e["change_percent"])}</td><td>{links}</td></tr>'
+            )
+    return Markup("\n".join(lines))
+
+
+def run_rows(runs: list[Run], main: WorkloadSummary | None, page_route: str) -> Markup:
+    """The table of every run of the pair, newest first (htmlrows.py)."""
+    lines = []
+    for r in sorted(runs, key=lambda r: r.date, reverse=True):
+        href = text(relative(page_route, run_route(r.id)))
+        source = text(r.source)
+        if r.url:
+            source = f'<a href="{text(r.url)}" rel="nofollow">{source}</a>'
+        engine = text(engine_name(r.engine)) + (
+            f" {text(r.engine_version)}" if r.engine_version else ""
+        )
+        if r.kind == "matrix":
+            status = "shown beside the ladder" if main else "matrix run, not ranked"
+        else:
+            status = "current" if main and r.id in main.current_runs else "history"
+        lines += [
+            f'      <tr><th scope="row"><a href="{href}">Run of {text(r.date)}</a></th>',
+            f"        <td>{source}</td>",
+            f"        <td>{text(r.kind)}</td><td>{engine}</td>",
+            f"        <td>{text(precision_name(r.precision))}</td>",
+            f"        <td>{status}</td></tr>",
+        ]
+    return Markup("\n".join(lines))
+
+
+def compare_links(src: Sources, model: str, gpu: str) -> Markup:
+    """Links to the comparisons of this pair's GPU with each other GPU of the model."""
+    name = text(src.site.gpus[gpu].name)
+    route = pair_route(model, gpu)
+    return Markup(
+        ", ".join(
+            f'<a href="{text(relative(route, compare_route(gpu, other, model)))}">{name} vs '
+            f"{text(src.site.gpus[other].name)}</a>"
+            for other in src.gpus_of(model)
+            if other != gpu
+        )
+    )
 
 
 def editors_faq(src: Sources, model: str, gpu: str, values: dict) -> list[faq.Entry]:
@@ -165,6 +229,7 @@ def pair_page(src: Sources, model: str, gpu: str) -> Page:
         workloads=workloads,
         main=main,
         runs=runs,
+        run_rows=run_rows(runs, main, pair_route(model, gpu)),
         credits=credits_for(r.source for r in runs),
         matrices=[matrix_summary(r) for r in runs if isinstance(r, MatrixRun)],
         illustrative=any(r.illustrative for r in runs if main and r.id in main.current_runs),
@@ -173,13 +238,8 @@ def pair_page(src: Sources, model: str, gpu: str) -> Page:
         intro=src.copy(src.content.pairs.get((model, gpu)), values),
         faq=questions,
         faq_jsonld=faq_jsonld(questions),
-        compare=[
-            (other, compare_route(gpu, other, model))
-            for other in src.gpus_of(model)
-            if other != gpu
-        ],
+        compare=compare_links(src, model, gpu),
         description=description(src, model, gpu, main),
-        gpus=site.gpus,
     )
     charts = tuple(c for w in workloads for c in (w["chart"], w["history_chart"]) if c is not None)
     return Page(
