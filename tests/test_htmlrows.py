@@ -7,11 +7,12 @@ from dataclasses import dataclass
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from markupsafe import Markup
 
 from conftest import REPO
 from sitegen.content import load_content
 from sitegen.display import dollars, latency, rate, ratio, tokens
-from sitegen.htmlrows import text
+from sitegen.htmlrows import escaped, html
 from sitegen.records import Problems, load_site
 from sitegen.render import environment
 from sitegen.tables import summarise
@@ -35,7 +36,7 @@ def _jinja(source: str, **values) -> str:
     "value", ["plain", "a & b", "<b>", 'it\'s "quoted"', "", 128, 0, -3, 2.5, "TP4 × DP2"]
 )
 def test_text_prints_a_value_as_autoescape_does(value):
-    assert text(value) == _jinja("{{ v }}", v=value)
+    assert escaped(value) == _jinja("{{ v }}", v=value)
 
 
 # the loop _frontier.html had, before its rows were written in Python
@@ -100,7 +101,7 @@ def test_figures_as_display_writes_them_hold_nothing_to_escape(value):
             figure = shown(value)
         except (ValueError, OverflowError):  # outside what a figure can be (log of <= 0)
             continue
-        assert text(figure) == figure
+        assert escaped(figure) == figure
 
 
 # -- every table written in Python against the template loop it replaced, on real sites --------
@@ -174,3 +175,13 @@ def test_pair_page_rows_are_the_templates_loops(site_views):
         links = [(o, compare_route(gpu, o, model)) for o in src.gpus_of(model) if o != gpu]
         expected = _loop("links", page, compare=links, gpu=view.gpu, gpus=src.site.gpus)
         assert view.compare == expected, page.route
+
+
+@pytest.mark.parametrize(
+    "values",
+    [("a & b", 3), (Markup("<b>x</b>"), "<i>"), ("", 2.5), ("it's", Markup("&amp;"))],
+)
+def test_html_formats_as_markup_does(values):
+    template = "{} <strong>then</strong> {}."
+    assert html(template, *values) == Markup(template).format(*values)
+    assert isinstance(html(template, *values), Markup)

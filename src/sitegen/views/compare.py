@@ -13,8 +13,8 @@ from markupsafe import Markup
 from .. import display
 from ..charts import Chart, envelope_chart_data
 from ..datafiles import compare_json, pair_route, to_json
-from ..display import dollars, engine_name, precision_name, rate, ratio, tokens
-from ..htmlrows import text
+from ..display import dollars, rate, ratio, tokens
+from ..htmlrows import engine_precision, html
 from ..importers.credits import Credit, credits_for
 from ..standings import Pairing, pairings
 from ..tables import LadderRow, WorkloadSummary
@@ -139,7 +139,7 @@ def _throughput_cell(row: LadderRow | None, measured: WorkloadSummary | None) ->
     if row is not None and row.throughput_per_gpu is not None:
         return (
             f'<td class="num">{tokens(row.throughput_per_gpu)}<br><span class="engine">'
-            f"{text(engine_name(row.engine))} {text(precision_name(row.precision))}</span></td>"
+            f"{engine_precision(row.engine, row.precision)}</span></td>"
         )
     return f'<td class="num reason">{"not reached" if measured else "not measured"}</td>'
 
@@ -222,7 +222,8 @@ def _sentence(src: Sources, sides: list[dict], p: Pairing, where: Markup) -> Mar
     lead, trail = (0, 1) if a_first else (1, 0)
     rows = (p.a, p.b)
     r = rows[lead].throughput_per_gpu / rows[trail].throughput_per_gpu
-    text = Markup("{}, <strong>{} serves {} the tokens/s per GPU of {}</strong>").format(
+    text = html(
+        "{}, <strong>{} serves {} the tokens/s per GPU of {}</strong>",
         where,
         sides[lead]["gpu"].name,
         display.ratio(r),
@@ -230,12 +231,15 @@ def _sentence(src: Sources, sides: list[dict], p: Pairing, where: Markup) -> Mar
     )
     cost = [(row.cost_per_million_tokens or {}).get(tier) for row in rows]
     if None not in cost:
-        text += Markup(", at <strong>{} the cost per million tokens</strong> ({} pricing).").format(
-            display.ratio(cost[lead] / cost[trail]), src.quote.tier_label
+        text += html(
+            ", at <strong>{} the cost per million tokens</strong> ({} pricing).",
+            display.ratio(cost[lead] / cost[trail]),
+            src.quote.tier_label,
         )
     else:
         unpriced = [s["gpu"].name for s, c in zip(sides, cost, strict=True) if c is None]
-        text += Markup(". {} {} no known {} price, so the costs are not compared.").format(
+        text += html(
+            ". {} {} no known {} price, so the costs are not compared.",
             display.human_list(unpriced),
             "has" if len(unpriced) == 1 else "have",
             src.quote.tier_label,
@@ -279,14 +283,15 @@ def verdict(src: Sources, sides: list[dict], workloads: list[dict]) -> Markup:
             else f"{s['gpu'].name} has no concurrency sweep"
             for s in sides
         ]
-        return Markup(
-            "No workload was measured on both GPUs ({}), so they cannot be compared."
-        ).format("; ".join(ran))
+        return html(
+            "No workload was measured on both GPUs ({}), so they cannot be compared.",
+            "; ".join(ran),
+        )
     name = w["workload"].name
     target = src.site.config.headline_interactivity
     at = next(p for p in w["rungs"] if p.target == target)
     if at.throughput_ratio is not None:
-        where = Markup("At {} tok/s per user on {}").format(display.rate(target), name)
+        where = html("At {} tok/s per user on {}", display.rate(target), name)
         return _sentence(src, sides, at, where) + Markup(" ") + spread(sides, w["rungs"])
     reached = [
         s["gpu"].name for s, row in zip(sides, (at.a, at.b), strict=True) if row.throughput_per_gpu
@@ -294,10 +299,9 @@ def verdict(src: Sources, sides: list[dict], workloads: list[dict]) -> Markup:
     if reached:
         only = 0 if at.a.throughput_per_gpu is not None else 1
         row = at.a if only == 0 else at.b
-        text = Markup(
+        text = html(
             "At {} tok/s per user on {}, <strong>only {} reaches the target</strong>: {} tokens/s "
-            "per GPU; no {} config is that fast."
-        ).format(
+            "per GPU; no {} config is that fast.",
             display.rate(target),
             name,
             reached[0],
@@ -305,13 +309,11 @@ def verdict(src: Sources, sides: list[dict], workloads: list[dict]) -> Markup:
             (b if only == 0 else a),
         )
     else:
-        text = Markup("Neither GPU reaches {} tok/s per user on {}.").format(
-            display.rate(target), name
-        )
+        text = html("Neither GPU reaches {} tok/s per user on {}.", display.rate(target), name)
     both = [p for p in w["rungs"] if p.throughput_ratio is not None]
     if both:
-        where = Markup("At {} tok/s per user, the fastest target both reach").format(
-            display.rate(both[-1].target)
+        where = html(
+            "At {} tok/s per user, the fastest target both reach", display.rate(both[-1].target)
         )
         text += Markup(" ") + _sentence(src, sides, both[-1], where)
     return text + Markup(" ") + spread(sides, w["rungs"])

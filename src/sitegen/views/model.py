@@ -12,8 +12,8 @@ from .. import display, frontier
 from ..charts import Chart, envelope_chart_data
 from ..charts.series import strongest
 from ..datafiles import model_json, pair_route, to_json
-from ..display import dollars, engine_name, precision_name, rate, tokens
-from ..htmlrows import text
+from ..display import dollars, rate, tokens
+from ..htmlrows import engine_precision, escaped, html
 from ..importers.credits import Credit, credits_for
 from ..render import relative
 from ..standings import Field
@@ -115,14 +115,15 @@ def answer(src: Sources, f: Field) -> Markup:
     workload = site.workloads[f.workload].name
     head = f.headline
     if head.best is None:
-        return Markup("No GPU reaches {} tokens/s per user on the {} workload.").format(
-            display.rate(target), workload
+        return html(
+            "No GPU reaches {} tokens/s per user on the {} workload.",
+            display.rate(target),
+            workload,
         )
     row = head.by_gpu[head.best]
-    text = Markup(
+    text = html(
         "At {} tokens/s per user on {}, <strong>{} serves the most: {} tokens/s per GPU</strong> "
-        "({} {})."
-    ).format(
+        "({} {}).",
         display.rate(target),
         workload,
         site.gpus[head.best].name,
@@ -133,13 +134,14 @@ def answer(src: Sources, f: Field) -> Markup:
     cheap = head.cheapest.get(tier)
     if cheap is not None:
         cost = (head.by_gpu[cheap].cost_per_million_tokens or {})[tier]
-        text += Markup(
-            " The cheapest per million tokens is <strong>{} at {}</strong> ({} pricing)."
-        ).format(site.gpus[cheap].name, display.dollars(cost), src.quote.tier_label)
-    else:
-        text += Markup(" No {} price is known for the GPUs that reach it.").format(
-            src.quote.tier_label
+        text += html(
+            " The cheapest per million tokens is <strong>{} at {}</strong> ({} pricing).",
+            site.gpus[cheap].name,
+            display.dollars(cost),
+            src.quote.tier_label,
         )
+    else:
+        text += html(" No {} price is known for the GPUs that reach it.", src.quote.tier_label)
     return text
 
 
@@ -187,8 +189,9 @@ def grid_rows(rows: list[dict], page_route: str) -> Markup:
     """The GPU x target table's rows (htmlrows.py), each GPU linked from `page_route`."""
     lines = []
     for row in rows:
-        href = text(relative(page_route, row["route"]))
-        lines.append(f'      <tr><th scope="row"><a href="{href}">{text(row["gpu"].name)}</a></th>')
+        href = escaped(relative(page_route, row["route"]))
+        name = escaped(row["gpu"].name)
+        lines.append(f'      <tr><th scope="row"><a href="{href}">{name}</a></th>')
         lines += [f"        {_grid_cell(c)}" for c in row["cells"]]
         lines.append("      </tr>")
     return Markup("\n".join(lines))
@@ -206,7 +209,7 @@ def _grid_cell(c: dict) -> str:
         cost = dollars(c["cost"]) + (' <span class="tag">cheapest</span>' if c["cheapest"] else "")
     return (
         f'<td class="num{" best" if c["best"] else ""}">{value}<br><span class="engine">'
-        f"{text(engine_name(row.engine))} {text(precision_name(row.precision))}</span><br>"
+        f"{engine_precision(row.engine, row.precision)}</span><br>"
         f'<span class="engine">{cost}</span></td>'
     )
 
@@ -263,9 +266,9 @@ def winner_rows(rows: list[dict]) -> Markup:
     """The rows (htmlrows.py) of who makes up each GPU's envelope where."""
     return Markup(
         "\n".join(
-            f'        <tr><th scope="row">{text(row["gpu"].name)}</th><td>'
+            f'        <tr><th scope="row">{escaped(row["gpu"].name)}</th><td>'
             + "; ".join(
-                f"{text(label)} from {rate(start)} to {rate(end)}"
+                f"{escaped(label)} from {rate(start)} to {rate(end)}"
                 for label, start, end in row["stretches"]
             )
             + "</td></tr>"
@@ -278,7 +281,8 @@ def point_rows(rows: list[dict]) -> Markup:
     """The rows (htmlrows.py) of every point of every GPU's envelope."""
     return Markup(
         "\n".join(
-            f'        <tr><th scope="row">{text(p["gpu"].name)}</th><td>{text(p["label"])}</td>'
+            f'        <tr><th scope="row">{escaped(p["gpu"].name)}</th>'
+            f"<td>{escaped(p['label'])}</td>"
             f'<td class="num">{rate(p["interactivity"])}</td>'
             f'<td class="num">{tokens(p["throughput_per_gpu"])}</td>'
             f"<td>{'measured config' if p['measured'] else 'read off the curve'}</td></tr>"

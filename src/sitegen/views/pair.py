@@ -14,7 +14,7 @@ from ..charts.series import strongest
 from ..content import CopyError, faq_applies, fill, render_copy
 from ..datafiles import pair_json, pair_route, rung_json, to_json
 from ..display import dollars, engine_name, latency, percent, precision_name, rate, tokens
-from ..htmlrows import text
+from ..htmlrows import engine_precision, escaped
 from ..importers.credits import Credit, credits_for
 from ..records import MatrixRun, Run
 from ..render import relative
@@ -84,15 +84,15 @@ def point_rows(chart_data: dict, page_route: str) -> Markup:
     rows = []
     links: dict[tuple[str, str], str] = {}  # (run, date) -> the cell linking it
     for c in chart_data["curves"]:
-        curve = text(curve_label(c))
+        curve = escaped(curve_label(c))
         for p in c["points"]:
             run = (p["run"], p["date"])
             if run not in links:
-                href = text(relative(page_route, run_route(run[0])))
-                links[run] = f'<td><a href="{href}">Run of {text(run[1])}</a></td></tr>'
+                href = escaped(relative(page_route, run_route(run[0])))
+                links[run] = f'<td><a href="{href}">Run of {escaped(run[1])}</a></td></tr>'
             rows.append(
                 f'        <tr><th scope="row">{curve}</th><td class="num">{p["concurrency"]}</td>'
-                f'<td>{text(p["parallelism"])}</td><td class="num">{p["gpus"]}</td>'
+                f'<td>{escaped(p["parallelism"])}</td><td class="num">{p["gpus"]}</td>'
                 f'<td class="num">{rate(p["interactivity"])}</td>'
                 f'<td class="num">{tokens(p["throughput_per_gpu"])}</td>'
                 f'<td class="num">{latency(p["ttft_ms"])}</td>'
@@ -124,15 +124,15 @@ def history_rows_html(history: list[dict], page_route: str) -> Markup:
     """The table of each curve's value on each run date, newest first (htmlrows.py)."""
     lines = []
     for h in history:
-        curve = f"{text(engine_name(h['engine']))} {text(precision_name(h['precision']))}"
+        curve = engine_precision(h["engine"], h["precision"])
         for e in reversed(h["entries"]):
-            date, runs = text(e["date"]), e["runs"]
+            date, runs = escaped(e["date"]), e["runs"]
             value = e["throughput_per_gpu"]
             shown = (
                 tokens(value) if value is not None else '<span class="reason">not reached</span>'
             )
             links = ", ".join(
-                f'<a href="{text(relative(page_route, run_route(r)))}">Run of {date}'
+                f'<a href="{escaped(relative(page_route, run_route(r)))}">Run of {date}'
                 f"{f' ({i})' if len(runs) > 1 else ''}</a>"
                 for i, r in enumerate(runs, start=1)
             )
@@ -147,22 +147,22 @@ def run_rows(runs: list[Run], main: WorkloadSummary | None, page_route: str) -> 
     """The table of every run of the pair, newest first (htmlrows.py)."""
     lines = []
     for r in sorted(runs, key=lambda r: r.date, reverse=True):
-        href = text(relative(page_route, run_route(r.id)))
-        source = text(r.source)
+        href = escaped(relative(page_route, run_route(r.id)))
+        source = escaped(r.source)
         if r.url:
-            source = f'<a href="{text(r.url)}" rel="nofollow">{source}</a>'
-        engine = text(engine_name(r.engine)) + (
-            f" {text(r.engine_version)}" if r.engine_version else ""
+            source = f'<a href="{escaped(r.url)}" rel="nofollow">{source}</a>'
+        engine = escaped(engine_name(r.engine)) + (
+            f" {escaped(r.engine_version)}" if r.engine_version else ""
         )
         if r.kind == "matrix":
             status = "shown beside the ladder" if main else "matrix run, not ranked"
         else:
             status = "current" if main and r.id in main.current_runs else "history"
         lines += [
-            f'      <tr><th scope="row"><a href="{href}">Run of {text(r.date)}</a></th>',
+            f'      <tr><th scope="row"><a href="{href}">Run of {escaped(r.date)}</a></th>',
             f"        <td>{source}</td>",
-            f"        <td>{text(r.kind)}</td><td>{engine}</td>",
-            f"        <td>{text(precision_name(r.precision))}</td>",
+            f"        <td>{escaped(r.kind)}</td><td>{engine}</td>",
+            f"        <td>{escaped(precision_name(r.precision))}</td>",
             f"        <td>{status}</td></tr>",
         ]
     return Markup("\n".join(lines))
@@ -170,12 +170,12 @@ def run_rows(runs: list[Run], main: WorkloadSummary | None, page_route: str) -> 
 
 def compare_links(src: Sources, model: str, gpu: str) -> Markup:
     """Links to the comparisons of this pair's GPU with each other GPU of the model."""
-    name = text(src.site.gpus[gpu].name)
+    name = escaped(src.site.gpus[gpu].name)
     route = pair_route(model, gpu)
     return Markup(
         ", ".join(
-            f'<a href="{text(relative(route, compare_route(gpu, other, model)))}">{name} vs '
-            f"{text(src.site.gpus[other].name)}</a>"
+            f'<a href="{escaped(relative(route, compare_route(gpu, other, model)))}">{name} vs '
+            f"{escaped(src.site.gpus[other].name)}</a>"
             for other in src.gpus_of(model)
             if other != gpu
         )
