@@ -6,7 +6,7 @@ import csv
 import dataclasses
 import io
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from .energy import Energy
@@ -20,10 +20,40 @@ def pair_route(model: str, gpu: str) -> str:
     return f"models/{model}/{gpu}/"
 
 
+# one encoder for every file: compact, by the C encoder (an indent makes json use its
+# pure-Python one, ten times slower on a site of thousands of runs)
+_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=str).encode
+
+
 def to_json(data: Any) -> str:
-    """Compact JSON: written by the C encoder (an indent makes json use its pure-Python one,
-    ten times slower on a site of thousands of runs)."""
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":"), default=str) + "\n"
+    """Compact JSON, as a data file holds it."""
+    return _COMPACT(data) + "\n"
+
+
+class Encoded(str):
+    """Compact JSON written already (`encoded`), to splice into files (to_json_spliced)."""
+
+
+def encoded(value: Any) -> Encoded:
+    return Encoded(_COMPACT(value))
+
+
+def to_json_spliced(data: Any) -> str:
+    """to_json(data) where `data` holds Encoded values: each stands for the value it encodes
+    (the same part of many files, written once). Dicts must have string keys."""
+    return _spliced(data) + "\n"
+
+
+def _spliced(value: Any) -> str:
+    if isinstance(value, Encoded):
+        return value
+    if isinstance(value, dict):
+        if not all(type(k) is str for k in value):
+            raise TypeError("to_json_spliced writes dicts with string keys only")
+        return "{" + ",".join(f"{_COMPACT(k)}:{_spliced(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list | tuple):
+        return "[" + ",".join(_spliced(v) for v in value) + "]"
+    return _COMPACT(value)
 
 
 # -- models/<model>/<gpu>/data.json and data/leaderboard.* -----------------------------------
@@ -101,7 +131,7 @@ def pair_json(model: str, gpu: str, summaries: list[WorkloadSummary], tier: str)
 # -- models/<model>/data.json and compare/<a>-vs-<b>/<model>/data.json ------------------------
 
 
-def _side_json(row: LadderRow | None) -> dict | None:
+def side_json(row: LadderRow | None) -> dict | None:
     """A GPU's ladder row at one target, as the model and comparison data list it."""
     if row is None:
         return None
@@ -134,7 +164,7 @@ def model_json(model: str, fields: list[Field]) -> dict:
                         "target": r.target,
                         "best": r.best,
                         "cheapest": r.cheapest,
-                        "by_gpu": {g: _side_json(row) for g, row in r.by_gpu.items()},
+                        "by_gpu": {g: side_json(row) for g, row in r.by_gpu.items()},
                     }
                     for r in f.rungs
                 ],
@@ -145,8 +175,17 @@ def model_json(model: str, fields: list[Field]) -> dict:
     }
 
 
-def compare_json(model: str, a: str, b: str, workloads: dict[str, tuple[Pairing, ...]]) -> dict:
-    """Two GPUs for one model, per workload: both ladders and a / b at every target."""
+def compare_json(
+    model: str,
+    a: str,
+    b: str,
+    workloads: dict[str, tuple[Pairing, ...]],
+    side: Callable[[LadderRow | None], Any] | None = None,
+) -> dict:
+    """Two GPUs for one model, per workload: both ladders and a / b at every target. `side`
+    writes a GPU's row (side_json, or its text, Encoded: a pair's rows are on all its
+    comparisons)."""
+    side = side or side_json
     return {
         "model": model,
         "a": a,
@@ -156,8 +195,8 @@ def compare_json(model: str, a: str, b: str, workloads: dict[str, tuple[Pairing,
                 "ladder": [
                     {
                         "target": p.target,
-                        "a": _side_json(p.a),
-                        "b": _side_json(p.b),
+                        "a": side(p.a),
+                        "b": side(p.b),
                         "throughput_ratio": p.throughput_ratio,
                         "cost_ratio": p.cost_ratio,
                     }

@@ -7,11 +7,12 @@ from typing import Any
 
 from markupsafe import Markup
 
-from .. import standings
+from .. import datafiles, standings
 from ..content import Content, CopyError, render_copy
+from ..datafiles import Encoded, encoded
 from ..envelope import Envelope
 from ..records import Problems, Run, Site
-from ..tables import WorkloadSummary
+from ..tables import LadderRow, WorkloadSummary
 from .page import Quote
 
 
@@ -34,6 +35,7 @@ class Sources:
         self.content = content
         self.problems = Problems()
         self._envelopes: dict[tuple[str, str, str], Envelope] = {}
+        self._sides: dict[int, tuple[LadderRow, Encoded]] = {}
         self._fields: dict[str, list[standings.Field]] = {}
         self.tier = site.config.headline_tier
         tiers = {t.slug: t.label for t in site.pricing.tiers}
@@ -67,6 +69,16 @@ class Sources:
         if key not in self._envelopes:
             self._envelopes[key] = standings.envelope_of(summary, self.site.config.frontier_method)
         return self._envelopes[key]
+
+    def side_json(self, row: LadderRow | None) -> Encoded:
+        """A GPU's ladder row as the comparison data writes it, written once per plan (a row
+        of a pair is on each of its comparisons)."""
+        if row is None:
+            return encoded(None)
+        kept = self._sides.get(id(row))
+        if kept is None or kept[0] is not row:
+            kept = self._sides[id(row)] = (row, encoded(datafiles.side_json(row)))
+        return kept[1]
 
     def fields(self, model: str) -> list[standings.Field]:
         """The model's GPUs side by side, one field per workload, the default workload first."""
