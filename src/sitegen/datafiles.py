@@ -7,10 +7,12 @@ import dataclasses
 import io
 import json
 from collections.abc import Callable, Sequence
+from json.encoder import encode_basestring
 from typing import Any
 
 from .energy import Energy
 from .envelope import Envelope
+from .jsonhtml import json_scalar
 from .records import Latency, MatrixRun, Run, Site, SweepConfig, SweepRun
 from .standings import Field, Pairing
 from .tables import LadderRow, WorkloadSummary
@@ -50,10 +52,13 @@ def _spliced(value: Any) -> str:
     if isinstance(value, dict):
         if not all(type(k) is str for k in value):
             raise TypeError("to_json_spliced writes dicts with string keys only")
-        return "{" + ",".join(f"{_COMPACT(k)}:{_spliced(v)}" for k, v in value.items()) + "}"
+        return (
+            "{" + ",".join(f"{encode_basestring(k)}:{_spliced(v)}" for k, v in value.items()) + "}"
+        )
     if isinstance(value, list | tuple):
         return "[" + ",".join(_spliced(v) for v in value) + "]"
-    return _COMPACT(value)
+    scalar = json_scalar(value)
+    return _COMPACT(value) if scalar is None else scalar
 
 
 # -- models/<model>/<gpu>/data.json and data/leaderboard.* -----------------------------------

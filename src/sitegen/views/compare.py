@@ -109,49 +109,60 @@ def workload_view(
         "workload": site.workloads[workload],
         "summaries": summaries,
         "rungs": rungs,
-        "rung_rows": rung_rows(rungs, summaries, src.tier),
+        "rung_rows": rung_rows(src, rungs, summaries),
         "chart": chart,
         "notes": notes(src, sides, summaries, rungs),
     }
 
 
 def rung_rows(
-    rungs: tuple[Pairing, ...], summaries: list[WorkloadSummary | None], tier: str
+    src: Sources, rungs: tuple[Pairing, ...], summaries: list[WorkloadSummary | None]
 ) -> Markup:
-    """The table of both GPUs at every target, as its rows (htmlrows.py)."""
+    """The table of both GPUs at every target, as its rows (htmlrows.py); a GPU's cells are
+    written once per plan (Sources.per_row)."""
     lines = []
     for p in rungs:
         shown = (
             "-" if p.throughput_ratio is None else f"<strong>{ratio(p.throughput_ratio)}</strong>"
         )
-        sides = ((p.a, summaries[0]), (p.b, summaries[1]))
+        cells = [
+            src.per_row(_side_cells, row, src.tier) if row is not None else _unmeasured(s)
+            for row, s in ((p.a, summaries[0]), (p.b, summaries[1]))
+        ]
         lines += [
             f'      <tr><th scope="row">{rate(p.target)} tok/s</th>',
             f'        <td class="num ratio">{shown}</td>',
-            *(f"        {_throughput_cell(row, s)}" for row, s in sides),
-            f'        <td class="num ratio">{ratio(p.cost_ratio.get(tier))}</td>',
-            *(f"        {_cost_cell(row, tier)}" for row, _ in sides),
+            *(f"        {throughput}" for throughput, _ in cells),
+            f'        <td class="num ratio">{ratio(p.cost_ratio.get(src.tier))}</td>',
+            *(f"        {cost}" for _, cost in cells),
             "      </tr>",
         ]
     return Markup("\n".join(lines))
 
 
-def _throughput_cell(row: LadderRow | None, measured: WorkloadSummary | None) -> str:
-    if row is not None and row.throughput_per_gpu is not None:
-        return (
+def _unmeasured(summary: WorkloadSummary | None) -> tuple[str, str]:
+    """A side without a row: its workload not measured (or, measured, this target)."""
+    return f'<td class="num reason">{"not reached" if summary else "not measured"}</td>', (
+        '<td class="num">-</td>'
+    )
+
+
+def _side_cells(row: LadderRow, tier: str) -> tuple[str, str]:
+    """A GPU's two cells at one target: tokens/s per GPU, and $ per million tokens."""
+    reached = row.throughput_per_gpu is not None
+    if reached:
+        throughput = (
             f'<td class="num">{tokens(row.throughput_per_gpu)}<br><span class="engine">'
             f"{engine_precision(row.engine, row.precision)}</span></td>"
         )
-    return f'<td class="num reason">{"not reached" if measured else "not measured"}</td>'
-
-
-def _cost_cell(row: LadderRow | None, tier: str) -> str:
-    cost = (row.cost_per_million_tokens or {}).get(tier) if row is not None else None
+    else:
+        throughput = '<td class="num reason">not reached</td>'
+    cost = (row.cost_per_million_tokens or {}).get(tier)
     if cost is not None:
-        return f'<td class="num">{dollars(cost)}</td>'
-    if row is not None and row.throughput_per_gpu is not None:
-        return '<td class="num"><span class="reason">no price</span></td>'
-    return '<td class="num">-</td>'
+        return throughput, f'<td class="num">{dollars(cost)}</td>'
+    if reached:
+        return throughput, '<td class="num"><span class="reason">no price</span></td>'
+    return throughput, '<td class="num">-</td>'
 
 
 def _names(sides: list[dict]) -> tuple[str, str]:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import functools
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from markupsafe import Markup
 
@@ -14,6 +15,12 @@ from ..envelope import Envelope
 from ..records import Problems, Run, Site
 from ..tables import LadderRow, WorkloadSummary
 from .page import Quote
+
+T = TypeVar("T")
+
+
+def _side_text(row: LadderRow) -> Encoded:
+    return encoded(datafiles.side_json(row))
 
 
 def compare_route(gpu_a: str, gpu_b: str, model: str) -> str:
@@ -35,7 +42,7 @@ class Sources:
         self.content = content
         self.problems = Problems()
         self._envelopes: dict[tuple[str, str, str], Envelope] = {}
-        self._sides: dict[int, tuple[LadderRow, Encoded]] = {}
+        self._per_row: dict[tuple, tuple[LadderRow, Any]] = {}
         self._fields: dict[str, list[standings.Field]] = {}
         self.tier = site.config.headline_tier
         tiers = {t.slug: t.label for t in site.pricing.tiers}
@@ -70,15 +77,20 @@ class Sources:
             self._envelopes[key] = standings.envelope_of(summary, self.site.config.frontier_method)
         return self._envelopes[key]
 
+    def per_row(self, make: Callable[..., T], row: LadderRow, *args: Any) -> T:
+        """make(row, *args), made once per plan: a pair's ladder rows are on each of its
+        comparisons (the summaries, and so the rows, live as long as the plan)."""
+        key = (make, id(row), args)
+        kept = self._per_row.get(key)
+        if kept is None or kept[0] is not row:
+            kept = self._per_row[key] = (row, make(row, *args))
+        return kept[1]
+
     def side_json(self, row: LadderRow | None) -> Encoded:
-        """A GPU's ladder row as the comparison data writes it, written once per plan (a row
-        of a pair is on each of its comparisons)."""
+        """A GPU's ladder row as the comparison data writes it, written once per plan."""
         if row is None:
             return encoded(None)
-        kept = self._sides.get(id(row))
-        if kept is None or kept[0] is not row:
-            kept = self._sides[id(row)] = (row, encoded(datafiles.side_json(row)))
-        return kept[1]
+        return self.per_row(_side_text, row)
 
     def fields(self, model: str) -> list[standings.Field]:
         """The model's GPUs side by side, one field per workload, the default workload first."""
