@@ -16,6 +16,7 @@ import pytest
 from sitegen import frontier
 from sitegen.build import render_site
 from sitegen.charts import ChartCache, draw_frontier
+from sitegen.charts.cache import chart_key
 from sitegen.charts.svg import nice_ticks
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
@@ -414,3 +415,22 @@ def test_parallelism_labels_are_those_of_whole_configs(flagship):
     labels = parallelism_labels(site.table, rows)
     assert labels == [c.parallelism for c in site.table.at(rows)]
     assert any("disagg" in label for label in labels) and "TP8" in labels  # varied layouts
+
+
+def test_cache_entries_are_written_in_place_and_never_through_a_link(tmp_path):
+    """An entry is written where it is read (no temporary file left), and an entry path that
+    is a link (a pull request can commit one) is not followed: the chart is drawn, not kept."""
+    data = _chart_data()
+    key = chart_key("frontier", data)
+    precious = tmp_path / "precious.txt"
+    precious.write_text("not a chart")
+    folder = tmp_path / "c"
+    folder.mkdir()
+    (folder / f"{key}.svg").symlink_to(precious)
+    svg = ChartCache(folder).get_or_draw("frontier", data, draw_frontier)
+    assert svg == draw_frontier(data) and precious.read_text() == "not a chart"
+    (folder / f"{key}.svg").unlink()
+    ChartCache(folder).get_or_draw("frontier", data, draw_frontier)
+    assert [p.name for p in folder.iterdir()] == [f"{key}.svg"]
+    again = ChartCache(folder)
+    assert again.get_or_draw("frontier", data, draw_frontier) == svg and again.hits == 1
