@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from collections.abc import Callable, Iterator
@@ -130,6 +131,29 @@ def make_site(tmp_path: Path) -> SiteMaker:
         return root
 
     return make
+
+
+def chart_entries(folder: Path) -> dict[str, bytes]:
+    """The chart cache's entries (charts/cache.py: packs and their indexes): key -> bytes."""
+    out = {}
+    for index in sorted(folder.glob("*.index")):
+        pack = index.with_suffix(".pack").read_bytes()
+        for key, offset, length in json.loads(index.read_text()):
+            out[key] = pack[offset : offset + length]
+    return out
+
+
+def write_chart_entries(folder: Path, entries: dict[str, bytes]) -> None:
+    """Make the chart cache hold `entries` (key -> bytes) and nothing else, in one pack, as a
+    cache edited or restored from elsewhere would hold them."""
+    for old in [*folder.glob("*.index"), *folder.glob("*.pack")]:
+        old.unlink()
+    rows, offset = [], 0
+    for key, data in entries.items():
+        rows.append([key, offset, len(data)])
+        offset += len(data)
+    (folder / "edited.pack").write_bytes(b"".join(entries.values()))
+    (folder / "edited.index").write_text(json.dumps(rows))
 
 
 def copy_flagship(root: Path) -> Path:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import chart_entries, write_chart_entries
 from sitegen import frontier
 from sitegen.build import render_site
 from sitegen.charts import ChartCache, draw_frontier
@@ -281,7 +282,7 @@ def test_unchanged_chart_is_drawn_once_across_builds(make_site, monkeypatch):
     root = make_site()
     first, _ = render_site(root)
     assert len(calls) == 1
-    assert list((root / CACHE_FOLDER).glob("*.svg"))
+    assert chart_entries(root / CACHE_FOLDER)
     second, _ = render_site(root)
     assert len(calls) == 1  # read from <site>/.sitegen-cache, not drawn
     assert first == second
@@ -290,15 +291,23 @@ def test_unchanged_chart_is_drawn_once_across_builds(make_site, monkeypatch):
 def test_corrupt_or_missing_cache_gives_the_same_build(make_site):
     root = make_site()
     clean, _ = render_site(root)
-    (entry,) = [e for e in (root / CACHE_FOLDER).glob("*.svg") if "frontier-chart" in e.read_text()]
-    entry.write_text(entry.read_text()[:200])  # truncated
+    folder = root / CACHE_FOLDER
+    entries = chart_entries(folder)
+    (key,) = [k for k, raw in entries.items() if b"frontier-chart" in raw]
+    raw = entries[key]
+    for bad in (
+        raw[:200],  # truncated
+        b"\xff\xfe not even text",
+        raw.replace(b"Model One", b"Model Evil"),  # edited
+    ):
+        write_chart_entries(folder, {**entries, key: bad})
+        assert render_site(root)[0] == clean
+    (folder / "edited.index").write_text("[not json")  # an index that cannot be read
     assert render_site(root)[0] == clean
-    entry.write_bytes(b"\xff\xfe not even text")
+    write_chart_entries(folder, entries)
+    (folder / "edited.pack").write_bytes(b"")  # an index naming what its pack does not hold
     assert render_site(root)[0] == clean
-    header, _, body = entry.read_text().partition("\n")
-    entry.write_text(header + "\n" + body.replace("Model One", "Model Evil"))  # edited
-    assert render_site(root)[0] == clean
-    shutil.rmtree(root / CACHE_FOLDER)
+    shutil.rmtree(folder)
     assert render_site(root)[0] == clean
 
 
@@ -311,24 +320,27 @@ def test_unwritable_cache_folder_still_builds(make_site):
 
 
 def test_changed_data_draws_again_and_prunes_the_old_entry(make_site):
-    from conftest import config, sweep
+    from conftest import chart_entries, config, sweep
 
     root = make_site()
     render_site(root)
-    old = {p.name for p in (root / CACHE_FOLDER).glob("*.svg")}
+    old = set(chart_entries(root / CACHE_FOLDER))
     # the pair's chart and the run report's are the same data here: one entry serves both;
     # the model page's chart of every GPU's envelope is the other
     assert len(old) == 2
     make_site(runs={"lab/run.yaml": sweep(configs=[config(8, 64, 1500.0, 100.0)])})
     render_site(root)
-    new = {p.name for p in (root / CACHE_FOLDER).glob("*.svg")}
+    new = set(chart_entries(root / CACHE_FOLDER))
     assert len(new) == 2 and not new & old
+    assert len(list((root / CACHE_FOLDER).glob("*.pack"))) == 1  # the old pack pruned whole
 
 
 def test_cache_counts_hits_and_misses(tmp_path):
     cache = ChartCache(tmp_path / "c")
     data = _chart_data()
     a = cache.get_or_draw("frontier", data, draw_frontier)
+    assert cache.get_or_draw("frontier", data, draw_frontier) == a and cache.hits == 1
+    cache.flush()  # stored: other caches of the folder read it
     b = ChartCache(tmp_path / "c").get_or_draw("frontier", data, draw_frontier)
     assert a == b and cache.misses == 1
     other = ChartCache(tmp_path / "c")
@@ -417,20 +429,39 @@ def test_parallelism_labels_are_those_of_whole_configs(flagship):
     assert any("disagg" in label for label in labels) and "TP8" in labels  # varied layouts
 
 
-def test_cache_entries_are_written_in_place_and_never_through_a_link(tmp_path):
-    """An entry is written where it is read (no temporary file left), and an entry path that
-    is a link (a pull request can commit one) is not followed: the chart is drawn, not kept."""
-    data = _chart_data()
-    key = chart_key("frontier", data)
-    precious = tmp_path / "precious.txt"
-    precious.write_text("not a chart")
+def test_a_making_stores_its_charts_as_one_pack_and_prune_keeps_what_is_used(tmp_path):
+    """A maker's charts go into one pack (a file per chart was a file more per page); pruning
+    drops unused entries, writing a mostly dead pack's live ones into a new pack."""
     folder = tmp_path / "c"
-    folder.mkdir()
-    (folder / f"{key}.svg").symlink_to(precious)
-    svg = ChartCache(folder).get_or_draw("frontier", data, draw_frontier)
-    assert svg == draw_frontier(data) and precious.read_text() == "not a chart"
-    (folder / f"{key}.svg").unlink()
-    ChartCache(folder).get_or_draw("frontier", data, draw_frontier)
-    assert [p.name for p in folder.iterdir()] == [f"{key}.svg"]
+    datas = [_chart_data() for _ in range(4)]
+    for i, data in enumerate(datas):
+        data["model"] = f"Model {i}"
+    cache = ChartCache(folder)
+    svgs = [cache.get_or_draw("frontier", d, draw_frontier) for d in datas]
+    assert cache.misses == 4 and not list(folder.glob("*"))  # nothing stored before flush
+    cache.flush()
+    assert len(list(folder.glob("*.pack"))) == 1 and len(chart_entries(folder)) == 4
     again = ChartCache(folder)
-    assert again.get_or_draw("frontier", data, draw_frontier) == svg and again.hits == 1
+    assert [again.get_or_draw("frontier", d, draw_frontier) for d in datas] == svgs
+    assert again.hits == 4
+    keys = [chart_key("frontier", d) for d in datas]
+    pruned = ChartCache(folder)
+    pruned.keep(keys[:1])
+    assert pruned.prune() == 3
+    assert set(chart_entries(folder)) == {keys[0]}
+    last = ChartCache(folder)
+    assert last.get_or_draw("frontier", datas[0], draw_frontier) == svgs[0] and last.hits == 1
+
+
+def test_a_pack_is_written_every_pack_entries_charts(tmp_path, monkeypatch):
+    from sitegen.charts import cache as chart_cache
+
+    monkeypatch.setattr(chart_cache, "PACK_ENTRIES", 2)
+    cache = ChartCache(tmp_path / "c")
+    for i in range(5):
+        data = _chart_data()
+        data["model"] = f"Model {i}"
+        cache.get_or_draw("frontier", data, draw_frontier)
+    assert len(list((tmp_path / "c").glob("*.pack"))) == 2  # the fifth waits for flush
+    cache.flush()
+    assert len(chart_entries(tmp_path / "c")) == 5

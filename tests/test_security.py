@@ -15,7 +15,7 @@ import pytest
 import yaml
 from click.testing import CliRunner, Result
 
-from conftest import REPO, SITE_CONFIG, sweep
+from conftest import REPO, SITE_CONFIG, chart_entries, sweep, write_chart_entries
 from sitegen.cli import main
 
 FIXTURES = Path(__file__).parent / "fixtures" / "importers"
@@ -469,11 +469,10 @@ def test_a_template_printing_an_object_is_an_error(make_site, tmp_path, template
 # -- 9 (chart cache). a restored cache could carry a script ------------------------------------
 
 
-def forged(entry: Path, body: str, key: bytes) -> None:
-    """Rewrite a cache entry as a cache made with another key would hold it."""
-    chart_key = entry.stem
+def forged(chart_key: str, body: str, key: bytes) -> bytes:
+    """A cache entry as a cache made with another key would hold it."""
     mac = hmac.new(key, f"{chart_key}\n{body}".encode(), hashlib.sha256).hexdigest()
-    entry.write_text(f"<!-- sitegen-chart {chart_key} {mac} -->\n{body}")
+    return f"<!-- sitegen-chart {chart_key} {mac} -->\n{body}".encode()
 
 
 def test_a_cache_entry_not_signed_here_is_drawn_again(make_site, tmp_path) -> None:
@@ -481,19 +480,23 @@ def test_a_cache_entry_not_signed_here_is_drawn_again(make_site, tmp_path) -> No
     clean = tmp_path / "clean"
     assert sitegen("build", "--site", site, "--out", clean, "--no-cache").exit_code == 0
     assert sitegen("build", "--site", site, "--out", tmp_path / "first").exit_code == 0
-    entries = sorted((site / ".sitegen-cache/charts").glob("*.svg"))
+    folder = site / ".sitegen-cache/charts"
+    entries = chart_entries(folder)
     assert entries
     evils = {}
-    for entry in entries:
-        body = entry.read_text().partition("\n")[2]
-        evils[entry] = body.replace("<svg", "<svg onload=alert(1)", 1) + "<script>alert(2)</script>"
+    for key, raw in entries.items():
+        body = raw.decode().partition("\n")[2]
+        evils[key] = body.replace("<svg", "<svg onload=alert(1)", 1) + "<script>alert(2)</script>"
     for attempt in range(2):
-        for entry, evil in evils.items():
-            if attempt == 0:  # as the sha256 header of earlier versions said it
-                digest = hashlib.sha256(evil.encode()).hexdigest()
-                entry.write_text(f"<!-- sitegen-chart {entry.stem} {digest} -->\n" + evil)
-            else:  # as another machine signed it
-                forged(entry, evil, b"k" * 32)
+        if attempt == 0:  # as the sha256 header of earlier versions said it
+            digests = {k: hashlib.sha256(evil.encode()).hexdigest() for k, evil in evils.items()}
+            edited = {
+                k: f"<!-- sitegen-chart {k} {digests[k]} -->\n{evil}".encode()
+                for k, evil in evils.items()
+            }
+        else:  # as another machine signed it
+            edited = {k: forged(k, evil, b"k" * 32) for k, evil in evils.items()}
+        write_chart_entries(folder, edited)
         out = tmp_path / f"out{attempt}"
         assert sitegen("build", "--site", site, "--out", out).exit_code == 0
         assert all_bytes(out) == all_bytes(clean)

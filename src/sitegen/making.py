@@ -114,7 +114,9 @@ _JOBS: Sequence[Job] = ()
 
 def _make_chunk(bounds: tuple[int, int]) -> Made:
     assert _MAKER is not None
-    return _MAKER.make(_JOBS[bounds[0] : bounds[1]])
+    made = _MAKER.make(_JOBS[bounds[0] : bounds[1]])
+    _MAKER.charts.flush()  # before the worker may end: the rest of its charts, stored
+    return made
 
 
 def _chunks(total: int) -> Iterator[tuple[int, int]]:
@@ -125,7 +127,9 @@ def _chunks(total: int) -> Iterator[tuple[int, int]]:
 def make_all(maker: Maker, jobs: Sequence[Job], progress: Progress, workers: int = 1) -> Made:
     """Make `jobs` with `workers` processes (1: here, in order)."""
     if workers <= 1:
-        return maker.make(jobs, progress)
+        made = maker.make(jobs, progress)
+        maker.charts.flush()
+        return made
     global _MAKER, _JOBS
     _MAKER, _JOBS = maker, jobs
     made = Made()
