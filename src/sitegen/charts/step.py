@@ -67,8 +67,8 @@ class Chart:
         data = self.data
         return tuple(legend_entries(_labels(self.kind, data), data["strong"], data.get("palette")))
 
-    @property
-    def log_x(self) -> bool:
+    @functools.cached_property
+    def log_x(self) -> bool:  # a template reads it once or twice; its data does not change
         """Whether tokens/s per user is drawn on a log axis (values spread over 10x)."""
         xs = {"frontier": frontier_chart.x_values, "envelopes": envelope_chart.x_values}
         if self.kind not in xs:
