@@ -46,16 +46,23 @@ def to_json_spliced(data: Any) -> str:
     return _spliced(data) + "\n"
 
 
+_NESTED = (dict, list, tuple)  # what may hold an Encoded value (an Encoded is a str)
+
+
 def _spliced(value: Any) -> str:
     if isinstance(value, Encoded):
         return value
     if isinstance(value, dict):
         if not all(type(k) is str for k in value):
             raise TypeError("to_json_spliced writes dicts with string keys only")
+        if not any(isinstance(v, (Encoded, *_NESTED)) for v in value.values()):
+            return _COMPACT(value)  # plain values only: one call of the C encoder
         return (
             "{" + ",".join(f"{encode_basestring(k)}:{_spliced(v)}" for k, v in value.items()) + "}"
         )
     if isinstance(value, list | tuple):
+        if not any(isinstance(v, (Encoded, *_NESTED)) for v in value):
+            return _COMPACT(value)
         return "[" + ",".join(_spliced(v) for v in value) + "]"
     scalar = json_scalar(value)
     return _COMPACT(value) if scalar is None else scalar
