@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from .cachetrust import sign
+from .gcpause import paused
 
 
 def _header(kind: str, version: int, body: str) -> str | None:
@@ -33,14 +34,16 @@ def read_signed(path: Path, kind: str, version: int) -> Any | None:
         expected = _header(kind, version, body)
         if expected is None or not hmac.compare_digest(header, expected):
             return None
-        return json.loads(body)
+        with paused():  # a big file is many objects, and no cycles
+            return json.loads(body)
     except (OSError, UnicodeDecodeError, ValueError):
         return None
 
 
 def write_signed(path: Path, kind: str, version: int, value: Any) -> None:
     """Store `value` atomically (a reader sees the old file or the new one, never half)."""
-    body = json.dumps(value, separators=(",", ":"))
+    with paused():
+        body = json.dumps(value, separators=(",", ":"))
     header = _header(kind, version, body)
     if header is None:
         return  # no key to sign with: nothing is cached

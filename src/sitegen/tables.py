@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import bisect
-import contextlib
 import datetime as dt
-import gc
 import itertools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -15,6 +13,7 @@ import pandas as pd
 
 from . import energy, frontier
 from .energy import Energy, Power
+from .gcpause import paused
 from .records import Site, SweepRun
 from .records.columnar import ConfigTable, run_rows
 
@@ -478,19 +477,6 @@ def _workloads(configs: _Configs) -> Iterator[list[_Curve]]:
         yield list(curves)
 
 
-@contextlib.contextmanager
-def _no_cycle_collection() -> Iterator[None]:
-    """Python's cycle collector paused: summarise makes many objects and no cycles, and each
-    full collection would walk them all (a quarter of its time on a 2,000-pair site)."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
-
-
 def summarise(site: Site) -> dict[tuple[str, str], list[WorkloadSummary]]:
     """(model, gpu) -> its workloads' summaries, the default workload first.
 
@@ -502,7 +488,7 @@ def summarise(site: Site) -> dict[tuple[str, str], list[WorkloadSummary]]:
     pairs: dict[tuple[str, str], list[WorkloadSummary]] = {}
     if not sweeps or site.table is None or not any(len(r.configs) for r in sweeps):
         return pairs
-    with _no_cycle_collection():
+    with paused():  # summarise makes many objects and no cycles
         configs = _Configs(sweeps, site.table)
         quote = _Quoting(site.table, configs)
         for curves in _workloads(configs):
