@@ -88,7 +88,7 @@ def _build(
 
     reuse = None
     if last is not None:
-        reuse = Reuse(last.records, lambda rel: previous.intact(rel) is not None)
+        reuse = Reuse(last.records, lambda rel: previous.intact(rel) is not None, last.checked)
     if previous is not None:
         staging.previous = previous
     rendered = render_outputs(
@@ -104,7 +104,8 @@ def _build(
         if use_cache:
             written.manifest.write(site_root)
             warnings = tuple(rendered.problems.warnings)
-            JobCache(out.resolve(), rendered.jobs, inputs, warnings).write(site_root)
+            records = JobCache(out.resolve(), rendered.jobs, inputs, warnings, rendered.checked)
+            records.write(site_root)
     files = rendered.files
     pages = sum(1 for name in files if name.endswith(".html"))
     return BuildResult(out, pages, len(files), rendered.problems, written.rewritten, rendered.made)
