@@ -52,31 +52,38 @@ def printable(text: str) -> str:
 
 @dataclass
 class Face:
-    """One shipped font: advance widths and outlines by character, read once each."""
+    """One shipped font: advance widths by character, read once each."""
 
     font: TTFont
 
     def __post_init__(self) -> None:
         self.cmap = self.font.getBestCmap()
-        self.glyphs = self.font.getGlyphSet()
+        self.metrics = self.font["hmtx"].metrics
         self.units = self.font["head"].unitsPerEm
+        self._advances: dict[str, int] = {}
         self._outlines: dict[str, str] = {}
 
     def glyph(self, ch: str) -> str:
         return self.cmap.get(ord(ch), ".notdef")
 
     def advance(self, ch: str) -> int:
-        return self.glyphs[self.glyph(ch)].width
+        """How far `ch` moves the pen, in font units (a character the font lacks: .notdef's)."""
+        try:
+            return self._advances[ch]
+        except KeyError:
+            width = self._advances[ch] = self.metrics[self.glyph(ch)][0]
+            return width
 
     def width(self, text: str, size: float) -> float:
         """How wide `text` is at `size` px."""
-        return sum(self.advance(ch) for ch in text) * size / self.units
+        return sum(map(self.advance, text)) * size / self.units
 
     def outline(self, name: str) -> str:
         """A glyph's outline as SVG path data, in font units (y up)."""
         if name not in self._outlines:
-            pen = SVGPathPen(self.glyphs, ntos=lambda v: f"{v:g}")
-            self.glyphs[name].draw(pen)
+            glyphs = self.font.getGlyphSet()
+            pen = SVGPathPen(glyphs, ntos=lambda v: f"{v:g}")
+            glyphs[name].draw(pen)
             self._outlines[name] = pen.getCommands()
         return self._outlines[name]
 
@@ -87,14 +94,26 @@ def face(weight: str = "regular") -> Face:
 
 
 def fit(text: str, size: float, width: float, weight: str = "regular") -> str:
-    """`text` cut (with an ellipsis) to be at most `width` px wide at `size` px."""
+    """`text` made printable and cut (with an ellipsis) to be at most `width` px wide at
+    `size` px: the longest start of it that fits with the ellipsis. Reads no further than
+    fits, so that a huge string costs no more than a short one."""
+    if len(text) <= 200:  # the strings cards repeat (remembered; a huge one is not kept)
+        return _fit_short(text, size, width, weight)
+    return _fit(text, size, width, weight)
+
+
+def _fit(text: str, size: float, width: float, weight: str) -> str:
     f = face(weight)
     text = printable(text)
-    if f.width(text, size) <= width:
-        return text
-    while text and f.width(text + ELLIPSIS, size) > width:
-        text = text[:-1]
-    return text.rstrip() + ELLIPSIS
+    ellipsis = f.advance(ELLIPSIS)
+    units = cut = 0
+    for i, ch in enumerate(text):
+        if (units + ellipsis) * size / f.units <= width:
+            cut = i  # text[:i] and the ellipsis fit
+        units += f.advance(ch)
+        if units * size / f.units > width:
+            return text[:cut].rstrip() + ELLIPSIS
+    return text
 
 
 class Glyphs:
@@ -117,7 +136,7 @@ class Glyphs:
                 self._used[ref] = f.outline(name)
             if self._used[ref]:
                 uses.append(f'<use href="#{ref}" x="{pen_x}"/>')
-            pen_x += f.glyphs[name].width
+            pen_x += f.metrics[name][0]
         return (
             f'<g fill="{fill}" transform="translate({x:.1f} {y:.1f}) scale({scale:.5f} '
             f'{-scale:.5f})">{"".join(uses)}</g>'
@@ -126,3 +145,6 @@ class Glyphs:
     def defs(self) -> str:
         paths = "".join(f'<path id="{ref}" d="{d}"/>' for ref, d in self._used.items() if d)
         return f"<defs>{paths}</defs>"
+
+
+_fit_short = functools.lru_cache(maxsize=2048)(_fit)
