@@ -59,17 +59,6 @@ def test_a_character_the_font_lacks_is_as_wide_as_its_missing_glyph():
     assert face.advance("\U0010fffd") == face.advance("\U0010fffc") > 0
 
 
-def test_each_glyph_is_defined_once_and_used_where_drawn():
-    g = glyphs.Glyphs()
-    first = g.text("aba", 10, 20, 30, "#000", "regular")
-    g.text("ab", 10, 60, 30, "#000", "bold")
-    defs = g.defs()
-    assert first.count("<use") == 3
-    assert defs.count("<path") == 4  # a and b, regular and bold
-    # a space has no outline: it moves the pen, draws nothing
-    assert g.text("a a", 0, 0, 10, "#000", "regular").count("<use") == 2
-
-
 def test_the_fonts_are_shipped_with_their_license():
     folder = glyphs.font_dir()
     assert all((folder / name).is_file() for name in glyphs.FACES.values())

@@ -1,9 +1,9 @@
-"""Text drawn as outlines of the fonts shipped with the theme (templates/fonts/).
+"""The fonts shipped with the theme (templates/fonts/): their advance widths, and text made
+printable and cut to fit a width with them.
 
-Link-preview images give their text to the rasteriser as paths, not as <text>: no font is
-looked up on the machine that builds, so an image is the same on every machine, and the
-rasteriser does no font work. Widths come from the same fonts (badges and cards fit their
-text with them).
+Link-preview cards draw their text with these fonts (raster.py), never one looked up on the
+machine that builds, so a card is the same on every machine; badges and cards fit their
+text with these widths, which are the widths cards draw at.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
-from fontTools.pens.svgPathPen import SVGPathPen
 from fontTools.ttLib import TTFont
 
 from .render import theme_dir
@@ -61,7 +60,6 @@ class Face:
         self.metrics = self.font["hmtx"].metrics
         self.units = self.font["head"].unitsPerEm
         self._advances: dict[str, int] = {}
-        self._outlines: dict[str, str] = {}
 
     def glyph(self, ch: str) -> str:
         return self.cmap.get(ord(ch), ".notdef")
@@ -77,15 +75,6 @@ class Face:
     def width(self, text: str, size: float) -> float:
         """How wide `text` is at `size` px."""
         return sum(map(self.advance, text)) * size / self.units
-
-    def outline(self, name: str) -> str:
-        """A glyph's outline as SVG path data, in font units (y up)."""
-        if name not in self._outlines:
-            glyphs = self.font.getGlyphSet()
-            pen = SVGPathPen(glyphs, ntos=lambda v: f"{v:g}")
-            glyphs[name].draw(pen)
-            self._outlines[name] = pen.getCommands()
-        return self._outlines[name]
 
 
 @functools.cache
@@ -114,37 +103,6 @@ def _fit(text: str, size: float, width: float, weight: str) -> str:
         if units * size / f.units > width:
             return text[:cut].rstrip() + ELLIPSIS
     return text
-
-
-class Glyphs:
-    """Text for one SVG: each string placed as <use> of glyph outlines, which `defs()` then
-    defines once each (in font units, y up, flipped by the string's transform)."""
-
-    def __init__(self) -> None:
-        self._used: dict[str, str] = {}
-
-    def text(self, text: str, x: float, y: float, size: float, fill: str, weight: str) -> str:
-        """`text` with its baseline starting at (x, y), `size` px high, as an SVG group."""
-        f = face(weight)
-        scale = size / f.units
-        uses = []
-        pen_x = 0
-        for ch in printable(text):
-            name = f.glyph(ch)
-            ref = f"{weight[0]}{f.font.getGlyphID(name)}"
-            if ref not in self._used:
-                self._used[ref] = f.outline(name)
-            if self._used[ref]:
-                uses.append(f'<use href="#{ref}" x="{pen_x}"/>')
-            pen_x += f.metrics[name][0]
-        return (
-            f'<g fill="{fill}" transform="translate({x:.1f} {y:.1f}) scale({scale:.5f} '
-            f'{-scale:.5f})">{"".join(uses)}</g>'
-        )
-
-    def defs(self) -> str:
-        paths = "".join(f'<path id="{ref}" d="{d}"/>' for ref, d in self._used.items() if d)
-        return f"<defs>{paths}</defs>"
 
 
 _fit_short = functools.lru_cache(maxsize=2048)(_fit)

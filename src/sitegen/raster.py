@@ -1,0 +1,319 @@
+"""Drawing straight into palette indices: a few colours, each blended at 16 levels of coverage.
+
+A card has ten colours. Its palette holds them and, for each pair that meets on a card (text
+on the background, a line on the plot, two lines that cross), the blends between them at
+coverage 1/16 to 15/16 (a pair that is only an edge here and there gets 1/8 steps). Drawing
+is coverage: glyph masks (FreeType through Pillow, at four times the size, so that text is
+placed at quarter pixels and keeps the advance widths glyphs.py fits it with) and strokes
+(from each pixel's distance to the line). Laying `colour` at coverage k/16 over a pixel of
+palette entry i gives entry `blend(colour)[i, k]`: the palette entry nearest to the true blend.
+
+Nothing here reads a string: text arrives as characters to draw, one glyph each.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from . import glyphs
+
+if TYPE_CHECKING:
+    from PIL import ImageFont
+
+# Pillow is imported where it draws: a build without cards does not load it
+
+LEVELS = 16  # coverage steps: 0 (nothing) to 16 (solid)
+SUPER = 4  # glyphs are drawn at 4x and reduced: quarter-pixel placement, exact coverage
+
+
+def rgb(colour: str) -> tuple[int, int, int]:
+    """'#rrggbb' as (r, g, b)."""
+    value = int(colour.lstrip("#"), 16)
+    return (value >> 16) & 255, (value >> 8) & 255, value & 255
+
+
+class Palette:
+    """Up to 256 colours: `solids` first (entry 0 is the background), then each of `ramps`
+    (under, over) as 17 entries, `under` blended with `over` at level 0 to 16, then each of
+    `pairs` (under, over, steps) as its blends at 1/steps to (steps - 1)/steps. Text is laid
+    through a ramp (entry = its first + level); anything else through `blend`."""
+
+    def __init__(
+        self,
+        solids: Sequence[str],
+        ramps: Sequence[tuple[str, str]],
+        pairs: Sequence[tuple[str, str, int]],
+    ) -> None:
+        entries = [rgb(c) for c in solids]
+        self.index = {c: i for i, c in enumerate(solids)}
+        self.ramps: dict[tuple[str, str], int] = {}
+        for under, over in ramps:
+            self.ramps[under, over] = len(entries)
+            entries += self._steps(under, over, LEVELS, 0, LEVELS + 1)
+        for under, over, steps in pairs:
+            entries += self._steps(under, over, steps, 1, steps)
+        if len(entries) > 256:
+            raise ValueError(f"{len(entries)} colours: a PNG palette holds 256")
+        self.colours = np.array(entries, float)
+        self.plte = bytes(np.array(entries, np.uint8).reshape(-1))
+
+    @staticmethod
+    def _steps(under: str, over: str, steps: int, first: int, stop: int) -> list[tuple]:
+        a, b = np.array(rgb(under), float), np.array(rgb(over), float)
+        return [tuple(int(v) for v in np.rint(a + (b - a) * k / steps)) for k in range(first, stop)]
+
+    def nearest(self, colours: np.ndarray) -> np.ndarray:
+        """The entry nearest to each colour (..., 3): the first, where two are as near."""
+        flat = colours.reshape(-1, 3).astype(np.float32)
+        entries = self.colours.astype(np.float32)[None, :, :]
+        out = np.empty(len(flat), np.uint8)
+        for start in range(0, len(flat), 1024):
+            part = flat[start : start + 1024, None, :] - entries
+            part *= part
+            out[start : start + 1024] = part.sum(2).argmin(1)
+        return out.reshape(colours.shape[:-1])
+
+    @functools.cache  # noqa: B019 (palettes live as long as the module)
+    def blend(self, colour: str) -> np.ndarray:
+        """[entry, level]: the entry nearest to `colour` laid at level/16 over `entry`."""
+        over = np.array(rgb(colour), float)
+        k = np.arange(LEVELS + 1)[None, :, None] / LEVELS
+        table = self.nearest(self.colours[:, None, :] * (1 - k) + over * k)
+        table[:, 0] = np.arange(len(self.colours))  # nothing laid: the pixel as it was
+        table[:, LEVELS] = self.index[colour]
+        return table
+
+
+class Canvas:
+    """A height x width image of palette indices, kept as PNG's rows: each led by its
+    filter byte (0), so that the array is the stream to compress as it is."""
+
+    def __init__(self, width: int, height: int) -> None:
+        self.rows = np.zeros((height, width + 1), np.uint8)
+        self.pixels = self.rows[:, 1:]
+        self.flat = self.rows.reshape(-1)
+        self.width, self.height = width, height
+
+    def rect(self, x0: int, y0: int, x1: int, y1: int, entry: int) -> None:
+        """Fill [x0, x1) x [y0, y1) (pixel-aligned) with one entry."""
+        x0, x1 = max(x0, 0), min(x1, self.width)
+        y0, y1 = max(y0, 0), min(y1, self.height)
+        if x0 < x1 and y0 < y1:
+            self.pixels[y0:y1, x0:x1] = entry
+
+    def lay(self, x: int, y: int, patch: np.ndarray, where: np.ndarray) -> None:
+        """Set the entries of `patch` where `where` is true, its top left at (x, y); what
+        falls outside the canvas is dropped."""
+        h, w = patch.shape
+        x0, y0 = max(x, 0), max(y, 0)
+        x1, y1 = min(x + w, self.width), min(y + h, self.height)
+        if x0 < x1 and y0 < y1:
+            part = (slice(y0 - y, y1 - y), slice(x0 - x, x1 - x))
+            np.copyto(self.pixels[y0:y1, x0:x1], patch[part], where=where[part])
+
+    def blend(self, ys: np.ndarray, xs: np.ndarray, levels: np.ndarray, table: np.ndarray):
+        """Lay a colour at `levels` (0-16) on the pixels at (ys, xs), which are on the canvas,
+        each once at most, through its blend table (Palette.blend)."""
+        at = ys * (self.width + 1) + xs + 1
+        self.flat[at] = table[self.flat[at], levels]
+
+
+# Text
+
+
+@functools.cache
+def _font(weight: str, size: int) -> ImageFont.FreeTypeFont:
+    from PIL import ImageFont
+
+    path = glyphs.font_dir() / glyphs.FACES[weight]
+    return ImageFont.truetype(str(path), size * SUPER, layout_engine=ImageFont.Layout.BASIC)
+
+
+@functools.lru_cache(maxsize=4096)
+def _glyph(weight: str, size: int, ch: str, phase: int) -> tuple[np.ndarray, int, int]:
+    """The coverage levels (0-16) of one glyph whose origin is `phase` quarter pixels right
+    of a pixel's left edge, on the baseline: (levels, left, top), from that pixel."""
+    from PIL import Image
+
+    core, (ox, oy) = _font(weight, size).getmask2(ch, mode="L", anchor="ls")
+    big = np.asarray(Image.Image()._new(core))
+    left, top = phase + ox, oy
+    pad_x, pad_y = left % SUPER, top % SUPER
+    h = -(-(big.shape[0] + pad_y) // SUPER) * SUPER
+    w = -(-(big.shape[1] + pad_x) // SUPER) * SUPER
+    grid = np.zeros((h, w), np.uint32)
+    grid[pad_y : pad_y + big.shape[0], pad_x : pad_x + big.shape[1]] = big
+    sums = grid.reshape(h // SUPER, SUPER, w // SUPER, SUPER).sum(axis=(1, 3))
+    # the mean of 16 samples (0-255) as a level 0-16, rounded
+    levels = ((sums * LEVELS + 255 * SUPER * SUPER // 2) // (255 * SUPER * SUPER)).astype(np.uint8)
+    levels.flags.writeable = False
+    return levels, left // SUPER, top // SUPER
+
+
+@functools.lru_cache(maxsize=512)
+def text_levels(text: str, size: int, weight: str) -> tuple[np.ndarray, int, int]:
+    """`text` (already printable and fitted) as coverage levels (0-16): (levels, left, top)
+    from its origin on the baseline. Each glyph is placed at its advance (the widths of
+    glyphs.Face.width, which fitted it), rounded to a quarter pixel."""
+    face = glyphs.face(weight)
+    quarter = size * SUPER / face.units
+    placed = []
+    pen = 0  # font units
+    for ch in text:
+        col, phase = divmod(round(pen * quarter), SUPER)
+        levels, left, top = _glyph(weight, size, ch, phase)
+        if levels.size:
+            placed.append((levels, col + left, top))
+        pen += face.advance(ch)
+    if not placed:
+        return np.zeros((0, 0), np.uint8), 0, 0
+    x0 = min(x for _, x, _ in placed)
+    y0 = min(y for _, _, y in placed)
+    x1 = max(x + m.shape[1] for m, x, _ in placed)
+    y1 = max(y + m.shape[0] for m, _, y in placed)
+    out = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    for levels, x, y in placed:
+        part = out[y - y0 : y - y0 + levels.shape[0], x - x0 : x - x0 + levels.shape[1]]
+        np.maximum(part, levels, out=part)
+    out.flags.writeable = False
+    return out, x0, y0
+
+
+@functools.lru_cache(maxsize=512)
+def text_patch(
+    text: str, size: int, weight: str, ramp: int
+) -> tuple[np.ndarray, np.ndarray, int, int]:
+    """`text` as entries of a palette ramp (its first entry `ramp`), where it has ink:
+    (patch, where, left, top), for Canvas.lay."""
+    levels, left, top = text_levels(text, size, weight)
+    patch, where = levels + np.uint8(ramp), levels > 0
+    patch.flags.writeable = where.flags.writeable = False
+    return patch, where, left, top
+
+
+# Strokes
+
+
+def stroke(
+    points: Sequence[tuple[float, float]], width: float, clip: tuple[int, int, int, int]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A polyline `width` wide with round joins and caps, as (ys, xs, levels) of the pixels
+    it covers within `clip` (x0, y0, x1, y1: within the canvas), each pixel once.
+
+    The pixels near the line are found by drawing it wider (Pillow, which rounds its ends
+    to whole pixels); each one's coverage is from its centre's distance to the nearest
+    segment, as an edge at that distance covers it. Where x only grows along the line (a
+    frontier, in order of x), only the segments that reach a pixel's column are measured."""
+    from PIL import Image, ImageDraw
+
+    pts = np.array(points, float).reshape(-1, 2)
+    if len(pts) > 1:  # a repeated point adds nothing
+        pts = pts[np.concatenate(([True], (np.diff(pts, axis=0) != 0).any(axis=1)))]
+    if not len(pts):
+        return _nothing()
+    half = width / 2
+    reach = half + 3  # drawn this far out: past every pixel the line covers at all
+    bx0 = max(clip[0], math.floor(pts[:, 0].min() - reach))
+    by0 = max(clip[1], math.floor(pts[:, 1].min() - reach))
+    bx1 = min(clip[2], math.ceil(pts[:, 0].max() + reach))
+    by1 = min(clip[3], math.ceil(pts[:, 1].max() + reach))
+    if bx0 >= bx1 or by0 >= by1:
+        return _nothing()
+    if len(pts) == 1:
+        pts = np.vstack([pts, pts])  # one point: a dot, as a round cap draws it
+    near = Image.new("L", (bx1 - bx0, by1 - by0))
+    draw = ImageDraw.Draw(near)
+    # Pillow's pixel (i, j) is centred on (i, j); the card's pixel i spans [i, i + 1]
+    local = [(x - bx0 - 0.5, y - by0 - 0.5) for x, y in pts.tolist()]
+    draw.line(local, fill=1, width=math.ceil(2 * reach))
+    for x, y in local:
+        draw.ellipse((x - reach, y - reach, x + reach, y + reach), fill=1)
+    # (np.nonzero on the 2-D array would be 5x slower)
+    ys, xs = np.divmod(np.flatnonzero(np.asarray(near) != 0), bx1 - bx0)
+    ys += by0
+    xs += bx0
+    cx, cy = xs + 0.5, ys + 0.5
+    ax, ay = pts[:-1, 0], pts[:-1, 1]
+    dx, dy = pts[1:, 0] - ax, pts[1:, 1] - ay
+    inverse = 1 / np.maximum(dx * dx + dy * dy, 1e-12)
+    if (dx >= 0).all():  # the segments within reach of each pixel's column
+        span = half + 0.5
+        last = np.searchsorted(ax, cx + span, "right") - 1
+        np.clip(last, 0, len(ax) - 1, out=last)
+        # a pixel past either end is nearer none: any segment measures it out of reach
+        first = np.minimum(np.searchsorted(pts[1:, 0], cx - span, "left"), last)
+    else:
+        first, last = np.zeros(len(cx), np.intp), np.full(len(cx), len(ax) - 1)
+    segs = (ax, ay, dx, dy, inverse)
+    dist2 = _distance2(cx, cy, first, *segs)
+    more = np.flatnonzero(last > first)  # near a join: the next segments too
+    for step in range(1, int((last - first).max(initial=0)) + 1):
+        more = more[last[more] - first[more] >= step]
+        d2 = _distance2(cx[more], cy[more], first[more] + step, *segs)
+        dist2[more] = np.minimum(dist2[more], d2)
+    return _covered(ys, xs, half + 0.5 - np.sqrt(dist2))
+
+
+def _distance2(cx, cy, j, ax, ay, dx, dy, inverse) -> np.ndarray:
+    """The squared distance from each centre (cx, cy) to segment j: from (ax, ay)[j], by
+    (dx, dy)[j]; `inverse` is 1 / its squared length."""
+    px, py = cx - ax[j], cy - ay[j]
+    sx, sy = dx[j], dy[j]
+    t = np.clip((px * sx + py * sy) * inverse[j], 0.0, 1.0)
+    px -= t * sx
+    py -= t * sy
+    return px * px + py * py
+
+
+def _covered(ys: np.ndarray, xs: np.ndarray, cover: np.ndarray):
+    """(ys, xs, levels) of the pixels whose coverage (clipped to 0-1) is a level above 0."""
+    levels = np.rint(np.clip(cover, 0.0, 1.0) * LEVELS).astype(np.uint8)
+    keep = levels > 0
+    return ys[keep], xs[keep], levels[keep]
+
+
+def _nothing() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    empty = np.zeros(0, np.intp)
+    return empty, empty, np.zeros(0, np.uint8)
+
+
+def vertical_dashes(
+    x: float, width: float, y0: int, y1: int, dash: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A vertical line centred on x, `width` wide, from y0 to y1 (whole pixels), dashed
+    `dash` on, `dash` off from y0: (ys, xs, levels) of its pixels."""
+    lo, hi = x - width / 2, x + width / 2
+    cols = np.arange(math.floor(lo), math.ceil(hi))
+    cover = np.clip(np.minimum(cols + 1, hi) - np.maximum(cols, lo), 0.0, 1.0)
+    rows = np.array([y for y in range(y0, y1) if (y - y0) // dash % 2 == 0], np.intp)
+    return _covered(np.repeat(rows, len(cols)), np.tile(cols, len(rows)), np.tile(cover, len(rows)))
+
+
+def rounded_box(
+    box: tuple[int, int, int, int], radius: float, border: float, scale: int = 8
+) -> tuple[tuple[int, int], np.ndarray, np.ndarray]:
+    """Coverage (0-1) of a rounded rectangle's fill and of its border (centred on its edge)
+    over the pixels of `box` grown by the border: ((left, top), fill, border), the arrays y
+    by x, drawn at `scale` times and averaged."""
+    from PIL import Image, ImageDraw
+
+    x0, y0, x1, y1 = box
+    grow = math.ceil(border)
+    w, h = (x1 - x0 + 2 * grow) * scale, (y1 - y0 + 2 * grow) * scale
+
+    def cover(inset: float, r: float) -> np.ndarray:
+        im = Image.new("L", (w, h))
+        d = (grow + inset) * scale
+        ImageDraw.Draw(im).rounded_rectangle(
+            (d, d, w - d - 1, h - d - 1), radius=r * scale, fill=255
+        )
+        return np.asarray(im.reduce(scale), float) / 255
+
+    outer = cover(-border / 2, radius + border / 2)
+    inner = cover(border / 2, radius - border / 2)
+    return (x0 - grow, y0 - grow), inner, outer - inner
