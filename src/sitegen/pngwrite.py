@@ -138,10 +138,9 @@ def _codes(lengths: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, ...]:
     odd = (tail > 0) & (tail < 3)
     first = np.where(odd, tail + MAX_MATCH - 3, tail)  # 0: no copy but the 258s
     full -= odd
-    key = values.astype(np.int64) * 259
-    short = lengths.copy()
-    short[long] = first + 1
-    key += short
+    key = np.multiply(values, 259, dtype=np.intp)
+    key += lengths
+    key[long] += first + 1 - lengths[long]  # a long run's first code: its byte, its odd copy
     bits, counts = RUN_BITS[key], RUN_COUNT[key]
     extra = full * FULL_COUNT + odd * THREE_COUNT
     size = counts.copy()
@@ -151,16 +150,13 @@ def _codes(lengths: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, ...]:
     offsets += 3
     # each long run's extra codes: its copy of 3 (where it has one), then its copies of 258
     after = offsets[long] + counts[long]
-    three = after[odd]
     fulls = np.repeat(after + odd * THREE_COUNT, full)
     fulls += (np.arange(fulls.size) - np.repeat(np.cumsum(full) - full, full)) * FULL_COUNT
+    threes = int(odd.sum())
+    more = np.full(threes + fulls.size, FULL_BITS, np.uint64)
+    more[:threes] = THREE_BITS
     end = int(offsets[-1] + size[-1])
-    codes = (
-        (bits, counts, offsets),
-        (np.full(three.size, THREE_BITS, np.uint64), None, three),
-        (np.full(fulls.size, FULL_BITS, np.uint64), None, fulls),
-    )
-    return codes, end
+    return ((bits, counts, offsets), (more, None, np.concatenate((after[odd], fulls)))), end
 
 
 def _pack(codes, total: int) -> bytes:
