@@ -1,12 +1,13 @@
-"""Drawing straight into palette indices: a few colours, each blended at 16 levels of coverage.
+"""Drawing straight into palette entries: a few colours, blended at 16 levels of coverage.
 
-A card has ten colours. Its palette holds them and, for each pair that meets on a card (text
-on the background, a line on the plot, two lines that cross), the blends between them at
-coverage 1/16 to 15/16 (a pair that is only an edge here and there gets 1/8 steps). Drawing
-is coverage: glyph masks (FreeType through Pillow, at four times the size, so that text is
-placed at quarter pixels and keeps the advance widths glyphs.py fits it with) and strokes
-(from each pixel's distance to the line). Laying `colour` at coverage k/16 over a pixel of
-palette entry i gives entry `blend(colour)[i, k]`: the palette entry nearest to the true blend.
+A card has ten colours. Its palette (Palette) holds them and, for each pair that meets on a
+card, the blends between them: each text colour on what it is drawn on as a ramp of 17
+entries (so that a glyph's entry is the ramp's first plus its level), a frontier's line on the
+panel at 16 levels, and edges that meet here and there (the panel's corners, lines crossing)
+at 8. Drawing is coverage: glyphs (FreeType through Pillow, at four times the size and
+reduced, so that each lands on the quarter pixel of its advance, the width glyphs.fit
+measured) and strokes (from each pixel's distance to the line). Laying a colour at level k
+over a pixel of entry i gives `blend(colour)[i, k]`, the entry nearest to the true blend.
 
 Nothing here reads a string: text arrives as characters to draw, one glyph each.
 """
