@@ -215,6 +215,20 @@ def test_the_same_card_is_the_same_bytes_whatever_was_drawn_before():
     assert card_png(PLOTTED) == first
 
 
+def test_a_flood_of_series_and_points_is_drawn_in_bounded_time():
+    import time
+
+    rng = np.random.default_rng(3)
+    xs, ys = rng.uniform(0, 300, 20_000).tolist(), rng.uniform(0, 1e4, 20_000).tolist()
+    points = tuple(zip(xs, ys, strict=True))
+    card = Card(site="s", title="t", figure="1", unit="u", series=(Series("a", points),) * 200)
+    start = time.process_time()
+    assert png_size(card_png(card)) == (WIDTH, HEIGHT)
+    assert time.process_time() - start < 10
+    assert len(cards._drawn(card)) == cards.MAX_SERIES
+    assert len(cards._drawn(card)[0][1]) <= cards.MAX_POINTS + 1
+
+
 def test_a_stroke_covers_what_its_distance_says_and_nothing_else():
     rng = np.random.default_rng(7)
     clip = (738, 278, 1162, 590)

@@ -28,6 +28,8 @@ PLOT = (760, 300, 1140, 540)  # x0, y0, x1, y1 of the small frontier
 PANEL = (PLOT[0] - 24, PLOT[1] - 24, PLOT[2] + 24, PLOT[3] + 52)  # its box, rounded 16
 GAP = 24  # between the footer and the panel
 STROKE = 5  # the frontier's lines
+MAX_SERIES = 16  # drawn (a card has 1 to 3; more is data gone wrong, and would cost)
+MAX_POINTS = 400  # of a series, drawn: about one a pixel of the plot's width
 
 
 @dataclass(frozen=True)
@@ -116,15 +118,31 @@ def _template(plot: bool) -> raster.Canvas:
 
 
 def _finite(points: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
-    """The points that can be drawn, in order of x: finite, and on the axes (from zero)."""
-    drawn = ((max(x, 0.0), max(y, 0.0)) for x, y in points if math.isfinite(x + y))
-    return sorted(drawn)
+    """The points that can be drawn, in order of x: finite, and on the axes (from zero);
+    of more than MAX_POINTS, evenly spaced ones and the last."""
+    drawn = sorted((max(x, 0.0), max(y, 0.0)) for x, y in points if math.isfinite(x + y))
+    if len(drawn) > MAX_POINTS:
+        step = -(-len(drawn) // MAX_POINTS)
+        drawn = drawn[::step] + ([drawn[-1]] if (len(drawn) - 1) % step else [])
+    return drawn
 
 
-def _plot(canvas: raster.Canvas, card: Card) -> None:
+def _drawn(card: Card) -> list[tuple[Series, list[tuple[float, float]]]]:
+    """The series the frontier draws (those with a point to draw, MAX_SERIES at most), each
+    with its points."""
+    drawn = []
+    for s in card.series:
+        if points := _finite(s.points):
+            drawn.append((s, points))
+            if len(drawn) == MAX_SERIES:
+                break
+    return drawn
+
+
+def _plot(
+    canvas: raster.Canvas, card: Card, drawn: list[tuple[Series, list[tuple[float, float]]]]
+) -> None:
     """The small frontier: each series' points joined, on linear axes from zero."""
-    drawn = [(s, _finite(s.points)) for s in card.series]
-    drawn = [(s, points) for s, points in drawn if points]
     x0, y0, x1, y1 = PLOT
     mark = card.x_mark if card.x_mark and math.isfinite(card.x_mark) else None
     xs = [x for _, points in drawn for x, _ in points] + ([mark] if mark else [])
@@ -160,7 +178,8 @@ def _canvas() -> raster.Canvas:
 def card_png(card: Card) -> bytes:
     """The card as an 8-bit palette PNG, 1200 x 630."""
     size = _title_size(card.title)
-    plot = any(_finite(s.points) for s in card.series)
+    drawn = _drawn(card)
+    plot = bool(drawn)
     with _drawing:
         canvas = _canvas()
         canvas.rows[...] = _template(plot).rows
@@ -175,7 +194,7 @@ def card_png(card: Card) -> bytes:
             y += 52
             _text(canvas, line, LEFT, y, 30, MUTED)
         if plot:
-            _plot(canvas, card)
+            _plot(canvas, card, drawn)
         if card.footer:
             # beside the panel where there is one, not over it
             width = PANEL[0] - GAP - LEFT if plot else WIDTH - 2 * LEFT

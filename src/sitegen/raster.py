@@ -206,50 +206,77 @@ def stroke(
     """A polyline `width` wide with round joins and caps, as (ys, xs, levels) of the pixels
     it covers within `clip` (x0, y0, x1, y1: within the canvas), each pixel once.
 
-    The pixels near the line are found by drawing it wider (Pillow, which rounds its ends
-    to whole pixels); each one's coverage is from its centre's distance to the nearest
-    segment, as an edge at that distance covers it. Where x only grows along the line (a
-    frontier, in order of x), only the segments that reach a pixel's column are measured."""
-    from PIL import Image, ImageDraw
-
+    Each pixel's coverage is from its centre's distance to the nearest segment, as an edge
+    at that distance covers it. A frontier (in order of x) is one piece; a line that turns
+    back in x is drawn as the pieces along which x only grows or only falls, each pixel at
+    the most that one of them covers it."""
     pts = np.array(points, float).reshape(-1, 2)
     if len(pts) > 1:  # a repeated point adds nothing
         pts = pts[np.concatenate(([True], (np.diff(pts, axis=0) != 0).any(axis=1)))]
     if not len(pts):
         return _nothing()
-    half = width / 2
-    reach = half + 3  # drawn this far out: past every pixel the line covers at all
-    bx0 = max(clip[0], math.floor(pts[:, 0].min() - reach))
-    by0 = max(clip[1], math.floor(pts[:, 1].min() - reach))
-    bx1 = min(clip[2], math.ceil(pts[:, 0].max() + reach))
-    by1 = min(clip[3], math.ceil(pts[:, 1].max() + reach))
-    if bx0 >= bx1 or by0 >= by1:
-        return _nothing()
     if len(pts) == 1:
         pts = np.vstack([pts, pts])  # one point: a dot, as a round cap draws it
-    near = Image.new("L", (bx1 - bx0, by1 - by0))
-    draw = ImageDraw.Draw(near)
-    # Pillow's pixel (i, j) is centred on (i, j); the card's pixel i spans [i, i + 1]
-    local = [(x - bx0 - 0.5, y - by0 - 0.5) for x, y in pts.tolist()]
-    draw.line(local, fill=1, width=math.ceil(2 * reach))
-    for x, y in local:
-        draw.ellipse((x - reach, y - reach, x + reach, y + reach), fill=1)
-    # (np.nonzero on the 2-D array would be 5x slower)
-    ys, xs = np.divmod(np.flatnonzero(np.asarray(near) != 0), bx1 - bx0)
-    ys += by0
-    xs += bx0
-    cx, cy = xs + 0.5, ys + 0.5
-    ax, ay = pts[:-1, 0], pts[:-1, 1]
-    dx, dy = pts[1:, 0] - ax, pts[1:, 1] - ay
+    pieces = _monotone(pts)
+    if len(pieces) == 1:
+        return _piece(pieces[0], width, clip)
+    cover = np.zeros((clip[3] - clip[1], clip[2] - clip[0]), np.uint8)
+    for piece in pieces:
+        ys, xs, levels = _piece(piece, width, clip)
+        at = (ys - clip[1], xs - clip[0])
+        cover[at] = np.maximum(cover[at], levels)
+    ys, xs = np.nonzero(cover)
+    return ys + clip[1], xs + clip[0], cover[ys, xs]
+
+
+def _monotone(pts: np.ndarray) -> list[np.ndarray]:
+    """The polyline as pieces along which x never falls (those along which it never rises,
+    reversed), each piece starting where the one before ends."""
+    pieces, start, way = [], 0, 0.0
+    steps = np.sign(np.diff(pts[:, 0])).tolist()
+    for i, step in enumerate(steps):
+        if step and way and step != way:  # x turns back at point i
+            pieces.append(pts[start : i + 1])
+            start = i
+        if step:
+            way = step
+    pieces.append(pts[start:])
+    return [p if p[-1, 0] >= p[0, 0] else p[::-1] for p in pieces]
+
+
+def _piece(pts: np.ndarray, width: float, clip: tuple[int, int, int, int]):
+    """stroke() of a polyline along which x never falls: the pixels of each column that the
+    line comes within reach of, each measured against the segments that reach its column."""
+    reach = width / 2 + 0.5  # a pixel whose centre is this far from the line is not touched
+    x, y = pts[:, 0], pts[:, 1]
+    col0 = max(clip[0], math.floor(x.min() - reach))
+    col1 = min(clip[2], math.ceil(x.max() + reach))
+    row0 = max(clip[1], math.floor(y.min() - reach))
+    row1 = min(clip[3], math.ceil(y.max() + reach))
+    if col0 >= col1 or row0 >= row1:
+        return _nothing()
+    ax, ay = x[:-1], y[:-1]
+    dx, dy = x[1:] - ax, y[1:] - ay
     inverse = 1 / np.maximum(dx * dx + dy * dy, 1e-12)
-    if (dx >= 0).all():  # the segments within reach of each pixel's column
-        span = half + 0.5
-        last = np.searchsorted(ax, cx + span, "right") - 1
-        np.clip(last, 0, len(ax) - 1, out=last)
-        # a pixel past either end is nearer none: any segment measures it out of reach
-        first = np.minimum(np.searchsorted(pts[1:, 0], cx - span, "left"), last)
-    else:
-        first, last = np.zeros(len(cx), np.intp), np.full(len(cx), len(ax) - 1)
+    cols = np.arange(col0, col1)
+    lo, hi = cols + (0.5 - reach), cols + (0.5 + reach)
+    # the line's extent in y over each column's reach in x: where it enters and leaves that
+    # reach, and the points within it
+    enter, leave = np.interp(lo, x, y), np.interp(hi, x, y)
+    inside = (x[None, :] >= lo[:, None]) & (x[None, :] <= hi[:, None])
+    top = np.minimum(np.minimum(enter, leave), np.where(inside, y, np.inf).min(axis=1))
+    bottom = np.maximum(np.maximum(enter, leave), np.where(inside, y, -np.inf).max(axis=1))
+    first_row = np.maximum(np.ceil(top - reach - 0.5), row0).astype(np.intp)
+    last_row = np.minimum(np.floor(bottom + reach - 0.5), row1 - 1).astype(np.intp)
+    # the segments within reach of each column
+    seg_last = np.clip(np.searchsorted(ax, hi, "right") - 1, 0, len(ax) - 1)
+    seg_first = np.minimum(np.searchsorted(x[1:], lo, "left"), seg_last)
+    count = np.maximum(last_row - first_row + 1, 0)
+    column = np.repeat(np.arange(len(cols)), count)
+    ys = np.arange(len(column)) - np.repeat(np.cumsum(count) - count - first_row, count)
+    xs = cols[column]
+    cx, cy = xs + 0.5, ys + 0.5
+    first, last = seg_first[column], seg_last[column]
     segs = (ax, ay, dx, dy, inverse)
     dist2 = _distance2(cx, cy, first, *segs)
     more = np.flatnonzero(last > first)  # near a join: the next segments too
@@ -257,7 +284,7 @@ def stroke(
         more = more[last[more] - first[more] >= step]
         d2 = _distance2(cx[more], cy[more], first[more] + step, *segs)
         dist2[more] = np.minimum(dist2[more], d2)
-    return _covered(ys, xs, half + 0.5 - np.sqrt(dist2))
+    return _covered(ys, xs, reach - np.sqrt(dist2))
 
 
 def _distance2(cx, cy, j, ax, ay, dx, dy, inverse) -> np.ndarray:
