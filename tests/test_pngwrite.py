@@ -47,3 +47,19 @@ def test_the_same_pixels_are_the_same_bytes():
     rows = np.zeros((10, 11), np.uint8)
     rows[3:5, 4:9] = 2
     assert pngwrite.png(rows, b"\0\0\0" * 3) == pngwrite.png(rows.copy(), b"\0\0\0" * 3)
+
+
+def test_the_cards_code_gives_every_symbol_a_code_and_fits_the_packer():
+    lengths = pngwrite.LENGTHS
+    assert len(lengths) == 286 and min(lengths) >= 1 and max(lengths) <= 10
+    assert sum(2.0**-n for n in lengths) == 1.0  # complete, as inflate requires
+    # a run's code (three literals, or a literal and a copy) fits the packer's 32-bit words
+    assert int(pngwrite.RUN_COUNT.max()) <= 32
+
+
+def test_huffman_lengths_are_shorter_for_commoner_symbols_and_limited():
+    lengths = pngwrite.huffman_lengths([1000, 10, 10, 1, 0, 1], 15)
+    assert lengths[4] == 0 and lengths[0] == min(n for n in lengths if n)
+    assert sum(2.0**-n for n in lengths if n) == 1.0
+    skewed = pngwrite.huffman_lengths([2**i for i in range(30)], 10)
+    assert max(skewed) <= 10 and sum(2.0**-n for n in skewed) == 1.0
