@@ -71,12 +71,14 @@ class Palette:
     def nearest(self, colours: np.ndarray) -> np.ndarray:
         """The entry nearest to each colour (..., 3): the first, where two are as near."""
         flat = colours.reshape(-1, 3).astype(np.float32)
-        entries = self.colours.astype(np.float32)[None, :, :]
+        entries = self.colours.astype(np.float32).T[:, None, :]  # channel x 1 x entry
         out = np.empty(len(flat), np.uint8)
         for start in range(0, len(flat), 1024):
-            part = flat[start : start + 1024, None, :] - entries
-            part *= part
-            out[start : start + 1024] = part.sum(2).argmin(1)
+            part = flat[start : start + 1024].T[:, :, None]  # channel x colour x 1
+            dist = np.square(part[0] - entries[0])
+            dist += np.square(part[1] - entries[1])
+            dist += np.square(part[2] - entries[2])
+            out[start : start + 1024] = dist.argmin(1)
         return out.reshape(colours.shape[:-1])
 
     @functools.cache  # noqa: B019 (palettes live as long as the module)
