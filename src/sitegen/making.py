@@ -20,6 +20,7 @@ from typing import Any
 
 import jinja2
 
+from . import cards
 from .charts import ChartCache, draw_charts
 from .jobcache import JobRecord
 from .progress import Progress
@@ -67,12 +68,15 @@ class Maker:
     charts: ChartCache
     store: Callable[[str, bytes], Any] = keep_bytes  # takes each output as it is made
 
-    def compile_templates(self) -> None:
-        """Every page template compiled now; one that fails is left to its page, whose render
-        reports it with its line."""
+    def warm(self) -> None:
+        """What every worker would make for itself, made here once before they are forked:
+        every page template compiled (one that fails is left to its page, whose render
+        reports it with its line), and the card drawer's tables where cards are drawn."""
         for name in self.env.list_templates(filter_func=lambda name: name.endswith(".html")):
             with contextlib.suppress(jinja2.TemplateError, UnicodeDecodeError):
                 self.env.get_template(name)
+        if self.src.site.config.cards:
+            cards.warm()
 
     def make(self, jobs: Sequence[Job], progress: Progress | None = None) -> Made:
         """Views of every job; then, unless editors' copy failed, their charts and pages."""
@@ -145,7 +149,7 @@ def make_all(maker: Maker, jobs: Sequence[Job], progress: Progress, workers: int
     # the plan's objects out of the collector's sight (outputs.py thaws them when the build
     # is done): a worker's collections would otherwise write to every one of them, copying the
     # memory it shares with this process page by page
-    maker.compile_templates()  # here, once: every worker forked inherits them compiled
+    maker.warm()  # here, once: every worker forked inherits it
     gc.freeze()
     try:
         context = multiprocessing.get_context("fork")
