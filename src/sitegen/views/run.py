@@ -47,7 +47,7 @@ def run_outputs(src: Sources, run: Run) -> tuple[Page, DataFile]:
         engine = f"{display.engine_name(run.engine)} {display.precision_name(run.precision)}"
         title = f"{model.name} on {gpu.name}, {engine}, measured by {run.source}"
         if (data := run_chart_data(site, run, labels)) is not None:
-            chart = Chart("frontier", data)
+            chart = Chart("run", data)
     values = {"model": model, "gpu": gpu, "run": run, "site": src.site_values()}
     view = RunView(
         report=report,
