@@ -6,12 +6,13 @@ import csv
 import dataclasses
 import io
 import json
-from collections.abc import Sequence
 from typing import Any
 
 from .energy import Energy
 from .envelope import Envelope
-from .records import Latency, MatrixRun, Run, Site, SweepConfig, SweepRun
+from .records import MatrixRun, Run, Site, SweepConfig, SweepRun
+from .records.columnar import ConfigValues, latency_column
+from .records.schema import CONFIG_SPEC, LATENCY, LATENCY_FIELDS
 from .standings import Field, Pairing
 from .tables import LadderRow, WorkloadSummary
 
@@ -283,35 +284,42 @@ def _plain(value):
     return value
 
 
-_CONFIG_ATTRIBUTES = tuple(f.name for f in dataclasses.fields(SweepConfig))
-_LATENCY_ATTRIBUTES = tuple(f.name for f in dataclasses.fields(Latency))
+# a config of runs/<id>/data.json: every field of a SweepConfig (null when absent), then the
+# figures derived from them
+_CONFIG_KEYS = (*(f.name for f in dataclasses.fields(SweepConfig)), "interactivity", "parallelism")
+_LATENCIES = frozenset(spec.name for spec in CONFIG_SPEC if spec.kind == LATENCY)
 
 
-def _config_json(config: SweepConfig, parallelism: str) -> dict:
-    """A config as runs/<id>/data.json lists it: every field (null when absent), then the
-    figures derived from them (`parallelism`: its label)."""
-    out = {}
-    for name in _CONFIG_ATTRIBUTES:
-        value = getattr(config, name)
-        if isinstance(value, Latency):
-            value = {k: getattr(value, k) for k in _LATENCY_ATTRIBUTES}
-        out[name] = value
-    out["interactivity"] = config.interactivity if config.tpot_ms else None
-    out["parallelism"] = parallelism
-    return out
+def _latencies(columns: dict[str, list], name: str) -> list[dict | None]:
+    """A latency of every config as data.json writes it: its figures, or null without a median."""
+    parts = [columns[latency_column(name, part)] for part in LATENCY_FIELDS]
+    return [
+        None if figures[0] is None else dict(zip(LATENCY_FIELDS, figures, strict=True))
+        for figures in zip(*parts, strict=True)
+    ]
 
 
-def run_json(run: Run, labels: Sequence[str] | None = None) -> dict:
+def configs_json(values: ConfigValues) -> list[dict]:
+    """A sweep's configs as runs/<id>/data.json lists them."""
+    columns = values.columns
+    fields = [
+        _latencies(columns, name) if name in _LATENCIES else columns[name]
+        for name in _CONFIG_KEYS[:-2]
+    ]
+    figures = zip(*fields, values.interactivity, values.parallelism, strict=True)
+    return [dict(zip(_CONFIG_KEYS, config, strict=True)) for config in figures]
+
+
+def run_json(run: Run, values: ConfigValues | None = None) -> dict:
     """The run as normalised data: the record's fields, with derived figures beside them.
-    `labels`: a sweep's configs' parallelism, in its order, where the caller has them."""
+    `values`: a sweep's configs as values, where the caller has them."""
     # a path in the site's source tree means nothing to a reader; configs follow, derived
     skip = ("path", "configs")
     data = {
         f.name: _plain(getattr(run, f.name)) for f in dataclasses.fields(run) if f.name not in skip
     }
     if isinstance(run, SweepRun):
-        labels = [c.parallelism for c in run.configs] if labels is None else labels
-        data["configs"] = [_config_json(c, p) for c, p in zip(run.configs, labels, strict=True)]
+        data["configs"] = configs_json(ConfigValues.of(run.configs) if values is None else values)
     elif isinstance(run, MatrixRun):
         for cell in data["decode"]:
             cell["aggregate_tok_s_per_gpu"] = cell["aggregate_tok_s"] / run.gpus

@@ -14,6 +14,7 @@ from typing import NamedTuple
 
 from .display import DASH, context_tokens, engine_name, latency, precision_name, rate, tokens
 from .records import MatrixRun, Run, Site, SweepRun
+from .records.columnar import ConfigValues
 
 # A diverging scale, slow -> neutral -> fast; every stop is light enough that the page's text
 # colour keeps a contrast above 7:1 on it (WCAG AAA), checked in tests.
@@ -376,32 +377,35 @@ class SweepReport:
     rows: tuple[ConfigRow, ...]
 
 
-def sweep_report(run: SweepRun, site: Site, labels: Sequence[str] | None = None) -> SweepReport:
-    """`labels`: each config's parallelism, in the run's order, where the caller has them."""
-    labels = [c.parallelism for c in run.configs] if labels is None else labels
+def sweep_report(run: SweepRun, site: Site, values: ConfigValues | None = None) -> SweepReport:
+    """`values`: the run's configs as values, where the caller has them."""
+    v = ConfigValues.of(run.configs) if values is None else values
+    columns, labels = v.columns, v.parallelism
     gpu = site.gpus[run.gpu]
     engine = engine_name(run.engine) + (f" {run.engine_version}" if run.engine_version else "")
     facts = (
         f"Measured by {run.source} on {_date_words(run)}: {site.models[run.model].name} on "
         f"{gpu.name}, {engine} {precision_name(run.precision)}, "
-        f"{site.workloads[run.workload].name} workload, {len(run.configs)} "
-        f"config{'' if len(run.configs) == 1 else 's'}."
+        f"{site.workloads[run.workload].name} workload, {len(v)} "
+        f"config{'' if len(v) == 1 else 's'}."
     )
+    status, gpus, concurrency = columns["status"], columns["gpus"], columns["concurrency"]
     ordered = sorted(
-        zip(run.configs, labels, strict=True),
-        key=lambda row: (row[0].status != "ok", row[0].gpus, row[1], row[0].concurrency),
+        range(len(v)), key=lambda i: (status[i] != "ok", gpus[i], labels[i], concurrency[i])
     )
+    throughput, ttft, tpot = columns["throughput_per_gpu"], columns["ttft_ms"], columns["tpot_ms"]
+    interactivity = v.interactivity
     rows = tuple(
         ConfigRow(
-            parallelism=label,
-            gpus=c.gpus,
-            concurrency=c.concurrency,
-            throughput_per_gpu=tokens(c.throughput_per_gpu),
-            interactivity=rate(c.interactivity) if c.tpot_ms else DASH,
-            ttft=latency(c.ttft_ms.median) if c.ttft_ms else DASH,
-            tpot=latency(c.tpot_ms.median) if c.tpot_ms else DASH,
-            status=c.status,
+            parallelism=labels[i],
+            gpus=gpus[i],
+            concurrency=concurrency[i],
+            throughput_per_gpu=tokens(throughput[i]),
+            interactivity=DASH if tpot[i] is None else rate(interactivity[i]),
+            ttft=DASH if ttft[i] is None else latency(ttft[i]),
+            tpot=DASH if tpot[i] is None else latency(tpot[i]),
+            status=status[i],
         )
-        for c, label in ordered
+        for i in ordered
     )
     return SweepReport(run, facts, rows)

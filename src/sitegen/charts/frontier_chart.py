@@ -6,15 +6,11 @@
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Sequence
 from dataclasses import dataclass
 
-import numpy as np
-
 from ..display import engine_name, latency, precision_name, rate, tokens
-from ..records import Site, SweepConfig
-from ..records.columnar import INTEGER_COLUMNS, ConfigTable
+from ..records import Site
+from ..records.columnar import parallelism_labels
 from ..tables import WorkloadSummary
 from .axes import interactivity_axis
 from .paths import curve_path
@@ -63,44 +59,6 @@ def chart_data(
         "curves": curves,
         "strong": strong,
     }
-
-
-# what SweepConfig.parallelism reads of a config
-PARALLELISM_FIELDS = (
-    "gpus",
-    "tp",
-    "pp",
-    "ep",
-    "dp",
-    "dp_attention",
-    "disagg",
-    "prefill_gpus",
-    "decode_gpus",
-    "spec_decoding",
-)
-
-
-def parallelism_labels(table: ConfigTable, rows: Sequence[int]) -> list[str]:
-    """SweepConfig.parallelism of the table's rows, from the columns it reads alone (making
-    whole configs, latencies and all, costs several times more)."""
-    index = np.asarray(rows, dtype=np.int64)
-    columns = []
-    for name in PARALLELISM_FIELDS:
-        column = table.columns[name][index]
-        values = column.tolist()
-        if column.dtype.kind == "f":  # NaN: absent; integer fields are stored as floats
-            integer = name in INTEGER_COLUMNS
-            values = [None if v != v else int(v) if integer else v for v in values]
-        columns.append(values)
-    return [_parallelism(values) for values in zip(*columns, strict=True)]
-
-
-@functools.lru_cache(maxsize=4096)  # a site has a few dozen layouts, over thousands of configs
-def _parallelism(values: tuple) -> str:
-    """The label of a config holding `values` (of PARALLELISM_FIELDS) and no figures."""
-    fields = dict(zip(PARALLELISM_FIELDS, values, strict=True))
-    no_figures = {"concurrency": 0, "throughput_per_gpu": None, "ttft_ms": None, "tpot_ms": None}
-    return SweepConfig(**no_figures, **fields).parallelism
 
 
 def frontier_chart_data(site: Site, summary: WorkloadSummary, strong: list[int]) -> dict:

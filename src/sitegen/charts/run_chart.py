@@ -11,10 +11,10 @@ less than reading a cache entry back.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
 
 from .. import frontier
 from ..records import Site, SweepRun
+from ..records.columnar import ConfigValues
 from .frontier_chart import (
     BOTTOM,
     HEIGHT,
@@ -31,24 +31,26 @@ from .svg import marker, shared_tip_css, text, tip
 TIP_BOX = (WIDTH - RIGHT, HEIGHT - BOTTOM)
 
 
-def run_chart_data(site: Site, run: SweepRun, labels: Sequence[str] | None = None) -> dict | None:
+def run_chart_data(site: Site, run: SweepRun, values: ConfigValues | None = None) -> dict | None:
     """The chart of one sweep on its own: its ok configs, its frontier, its value at the target.
-    `labels`: each config's parallelism, in the run's order, where the caller has them."""
-    labels = [c.parallelism for c in run.configs] if labels is None else labels
+    `values`: the run's configs as values, where the caller has them."""
+    v = ConfigValues.of(run.configs) if values is None else values
+    columns = v.columns
+    status, throughput = columns["status"], columns["throughput_per_gpu"]
+    ttft, tpot, interactivity = columns["ttft_ms"], columns["tpot_ms"], v.interactivity
     ok = [
-        (c, label)
-        for c, label in zip(run.configs, labels, strict=True)
-        if c.ok and c.tpot_ms is not None and c.ttft_ms is not None
+        i
+        for i in range(len(v))
+        if status[i] == "ok" and tpot[i] is not None and ttft[i] is not None
     ]
     if not ok:
         return None
     config = site.config
-    front = frontier.pareto_frontier(
-        frontier.Point(c.interactivity, c.throughput_per_gpu) for c, _ in ok
-    )
-    ordered = sorted(ok, key=lambda row: (row[0].interactivity, row[0].throughput_per_gpu))
+    front = frontier.pareto_frontier(frontier.Point(interactivity[i], throughput[i]) for i in ok)
+    ordered = sorted(ok, key=lambda i: (interactivity[i], throughput[i]))
     head = frontier.value_at(front, config.headline_interactivity, config.frontier_method)
     reached = head is not None  # the headline as the pair page says it
+    concurrency, gpus, labels = columns["concurrency"], columns["gpus"], v.parallelism
     curves = [
         {
             "engine": run.engine,
@@ -56,15 +58,15 @@ def run_chart_data(site: Site, run: SweepRun, labels: Sequence[str] | None = Non
             "frontier": [[p.interactivity, p.throughput_per_gpu] for p in front],
             "points": [
                 {
-                    "interactivity": c.interactivity,
-                    "throughput_per_gpu": c.throughput_per_gpu,
-                    "concurrency": c.concurrency,
-                    "gpus": c.gpus,
-                    "ttft_ms": c.ttft_ms.median,
-                    "tpot_ms": c.tpot_ms.median,
-                    "parallelism": label,
+                    "interactivity": interactivity[i],
+                    "throughput_per_gpu": throughput[i],
+                    "concurrency": concurrency[i],
+                    "gpus": gpus[i],
+                    "ttft_ms": ttft[i],
+                    "tpot_ms": tpot[i],
+                    "parallelism": labels[i],
                 }
-                for c, label in ordered
+                for i in ordered
             ],
         }
     ]
