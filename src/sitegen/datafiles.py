@@ -6,13 +6,15 @@ import csv
 import dataclasses
 import io
 import json
+from collections.abc import Sequence
+from json.encoder import encode_basestring
 from typing import Any
 
 from .energy import Energy
 from .envelope import Envelope
 from .records import MatrixRun, Run, Site, SweepConfig, SweepRun
 from .records.columnar import ConfigValues, latency_column
-from .records.schema import CONFIG_SPEC, LATENCY, LATENCY_FIELDS
+from .records.schema import CONFIG_SPEC, LATENCY, LATENCY_FIELDS, STRING
 from .standings import Field, Pairing
 from .tables import LadderRow, WorkloadSummary
 
@@ -288,41 +290,75 @@ def _plain(value):
 # figures derived from them
 _CONFIG_KEYS = (*(f.name for f in dataclasses.fields(SweepConfig)), "interactivity", "parallelism")
 _LATENCIES = frozenset(spec.name for spec in CONFIG_SPEC if spec.kind == LATENCY)
+_TEXTS = frozenset(spec.name for spec in CONFIG_SPEC if spec.kind == STRING) | {"status"}
+# to_json's encoder, and the text of a config and of a latency with a hole for each value
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=str)
 
 
-def _latencies(columns: dict[str, list], name: str) -> list[dict | None]:
+def _holes(keys: Sequence[str]) -> str:
+    return "{" + ",".join(f"{_ENCODER.encode(k).replace('%', '%%')}:%s" for k in keys) + "}"
+
+
+_CONFIG_TEXT, _LATENCY_TEXT = _holes(_CONFIG_KEYS), _holes(LATENCY_FIELDS)
+
+
+def _scalar_texts(columns: list[list]) -> list[list[str]]:
+    """Each value of columns of numbers, booleans and nulls as JSON, from one encoder call
+    (none of these texts holds a comma or a bracket)."""
+    joined = _ENCODER.encode(columns)[2:-2]  # [[1,2],[null,3.5]] -> 1,2],[null,3.5
+    return [column.split(",") for column in joined.split("],[")]
+
+
+def _string_texts(column: list[str | None]) -> list[str]:
+    return ["null" if v is None else encode_basestring(v) for v in column]
+
+
+def _latency_texts(texts: dict[str, list[str]], name: str) -> list[str]:
     """A latency of every config as data.json writes it: its figures, or null without a median."""
-    parts = [columns[latency_column(name, part)] for part in LATENCY_FIELDS]
+    parts = [texts[latency_column(name, part)] for part in LATENCY_FIELDS]
     return [
-        None if figures[0] is None else dict(zip(LATENCY_FIELDS, figures, strict=True))
+        "null" if figures[0] == "null" else _LATENCY_TEXT % figures
         for figures in zip(*parts, strict=True)
     ]
 
 
-def configs_json(values: ConfigValues) -> list[dict]:
-    """A sweep's configs as runs/<id>/data.json lists them."""
-    columns = values.columns
+def configs_text(values: ConfigValues) -> str:
+    """A sweep's configs as runs/<id>/data.json lists them: the JSON text to_json writes of
+    them as a list of dicts (without its newline), written column by column."""
+    if not len(values):
+        return "[]"
+    columns = {**values.columns, "interactivity": values.interactivity}
+    scalars = [name for name in columns if name not in _TEXTS]
+    texts = dict(zip(scalars, _scalar_texts([columns[n] for n in scalars]), strict=True))
+    texts.update((name, _string_texts(columns[name])) for name in _TEXTS)
+    texts["parallelism"] = _string_texts(values.parallelism)
     fields = [
-        _latencies(columns, name) if name in _LATENCIES else columns[name]
-        for name in _CONFIG_KEYS[:-2]
+        _latency_texts(texts, name) if name in _LATENCIES else texts[name] for name in _CONFIG_KEYS
     ]
-    figures = zip(*fields, values.interactivity, values.parallelism, strict=True)
-    return [dict(zip(_CONFIG_KEYS, config, strict=True)) for config in figures]
+    return "[" + ",".join([_CONFIG_TEXT % config for config in zip(*fields, strict=True)]) + "]"
 
 
-def run_json(run: Run, values: ConfigValues | None = None) -> dict:
-    """The run as normalised data: the record's fields, with derived figures beside them.
-    `values`: a sweep's configs as values, where the caller has them."""
+def run_json(run: Run) -> dict:
+    """The run as normalised data: the record's fields, with derived figures beside them (a
+    sweep's configs are written by configs_text)."""
     # a path in the site's source tree means nothing to a reader; configs follow, derived
     skip = ("path", "configs")
     data = {
         f.name: _plain(getattr(run, f.name)) for f in dataclasses.fields(run) if f.name not in skip
     }
-    if isinstance(run, SweepRun):
-        data["configs"] = configs_json(ConfigValues.of(run.configs) if values is None else values)
-    elif isinstance(run, MatrixRun):
+    if isinstance(run, MatrixRun):
         for cell in data["decode"]:
             cell["aggregate_tok_s_per_gpu"] = cell["aggregate_tok_s"] / run.gpus
         for row in data["prefill"]:
             row["tok_s_per_gpu"] = row["tok_s"] / run.gpus
     return data
+
+
+def run_data_json(run: Run, values: ConfigValues | None = None) -> str:
+    """runs/<id>/data.json: run_json, and a sweep's configs as their last field. `values`: the
+    sweep's configs as values, where the caller has them."""
+    text = to_json(run_json(run))
+    if not isinstance(run, SweepRun):
+        return text
+    configs = configs_text(ConfigValues.of(run.configs) if values is None else values)
+    return f'{text[:-2]},"configs":{configs}}}\n'  # text ends with "}\n"

@@ -9,7 +9,7 @@ from markupsafe import Markup
 
 from .. import display
 from ..charts import Chart, run_chart_data
-from ..datafiles import pair_route, run_json, to_json
+from ..datafiles import pair_route, run_data_json
 from ..importers.credits import Credit, credits_for
 from ..records import MatrixRun, Run
 from ..records.columnar import ConfigValues
@@ -65,5 +65,5 @@ def run_outputs(src: Sources, run: Run) -> tuple[Page, DataFile]:
         lastmod=run.date.isoformat(),
         charts=(chart,) if chart is not None else (),
     )
-    data_json = to_json(run_json(report.run, configs))
+    data_json = run_data_json(report.run, configs)
     return page, DataFile(run_route(run.id) + "data.json", data_json)
