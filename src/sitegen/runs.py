@@ -361,6 +361,15 @@ def matrix_summary(run: MatrixRun) -> MatrixSummary:
 # -- sweeps ------------------------------------------------------------------------------------
 
 
+class Figures(NamedTuple):
+    """A config's figures as its report writes them (a dash for one it lacks)."""
+
+    throughput_per_gpu: str
+    interactivity: str
+    ttft: str
+    tpot: str
+
+
 class ConfigRow(NamedTuple):  # a tuple: a report makes one per config
     parallelism: str
     gpus: int
@@ -370,6 +379,27 @@ class ConfigRow(NamedTuple):  # a tuple: a report makes one per config
     ttft: str
     tpot: str
     status: str
+
+
+def config_figures(values: ConfigValues) -> tuple[Figures, ...]:
+    """Each config's figures, in the run's order: the report's table and its chart's tips."""
+    columns = values.columns
+    figures = zip(
+        columns["throughput_per_gpu"],
+        values.interactivity,
+        columns["ttft_ms"],
+        columns["tpot_ms"],
+        strict=True,
+    )
+    return tuple(
+        Figures(
+            tokens(throughput),
+            DASH if tpot is None else rate(interactivity),
+            DASH if ttft is None else latency(ttft),
+            DASH if tpot is None else latency(tpot),
+        )
+        for throughput, interactivity, ttft, tpot in figures
+    )
 
 
 _HTML_SPECIAL = re.compile("[&<>\"']")
@@ -396,6 +426,7 @@ class SweepReport:
     run: SweepRun
     facts: str
     rows: tuple[ConfigRow, ...]
+    figures: tuple[Figures, ...]  # each config's, in the run's order (config_figures)
 
     @property
     def rows_html(self) -> Markup:
@@ -420,19 +451,8 @@ def sweep_report(run: SweepRun, site: Site, values: ConfigValues | None = None) 
     ordered = sorted(
         range(len(v)), key=lambda i: (status[i] != "ok", gpus[i], labels[i], concurrency[i])
     )
-    throughput, ttft, tpot = columns["throughput_per_gpu"], columns["ttft_ms"], columns["tpot_ms"]
-    interactivity = v.interactivity
+    figures = config_figures(v)
     rows = tuple(
-        ConfigRow(
-            parallelism=labels[i],
-            gpus=gpus[i],
-            concurrency=concurrency[i],
-            throughput_per_gpu=tokens(throughput[i]),
-            interactivity=DASH if tpot[i] is None else rate(interactivity[i]),
-            ttft=DASH if ttft[i] is None else latency(ttft[i]),
-            tpot=DASH if tpot[i] is None else latency(tpot[i]),
-            status=status[i],
-        )
-        for i in ordered
+        ConfigRow(labels[i], gpus[i], concurrency[i], *figures[i], status[i]) for i in ordered
     )
-    return SweepReport(run, facts, rows)
+    return SweepReport(run, facts, rows, figures)

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..display import engine_name, latency, precision_name, rate, tokens
@@ -96,14 +97,23 @@ def curve_label(curve: dict) -> str:
     return f"{engine_name(curve['engine'])} {precision_name(curve['precision'])}"
 
 
-def tip_lines(label: str, p: dict) -> list[str]:
-    """What the tooltip of point `p` of the curve named `label` says."""
+def tip_lines(label: str, p: dict, figures: Sequence[str] | None = None) -> list[str]:
+    """What the tooltip of point `p` of the curve named `label` says. `figures`: its tokens/s
+    per GPU, tokens/s per user, TTFT and TPOT as text, where the caller has them."""
+    if figures is None:
+        figures = (
+            tokens(p["throughput_per_gpu"]),
+            rate(p["interactivity"]),
+            latency(p["ttft_ms"]),
+            latency(p["tpot_ms"]),
+        )
+    throughput, interactivity, ttft, tpot = figures
     gpus = f"{p['gpus']} GPU{'s' if p['gpus'] != 1 else ''}"
     return [
         f"{label}, concurrency {p['concurrency']}",
         f"{p['parallelism']} on {gpus}",
-        f"{rate(p['interactivity'])} tok/s/user, {tokens(p['throughput_per_gpu'])} tok/s/GPU",
-        f"TTFT {latency(p['ttft_ms'])}, TPOT {latency(p['tpot_ms'])} (medians)",
+        f"{interactivity} tok/s/user, {throughput} tok/s/GPU",
+        f"TTFT {ttft}, TPOT {tpot} (medians)",
     ]
 
 

@@ -11,10 +11,12 @@ less than reading a cache entry back.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 
 from .. import frontier
 from ..records import Site, SweepRun
 from ..records.columnar import ConfigValues
+from ..runs import Figures, config_figures
 from .frontier_chart import (
     BOTTOM,
     HEIGHT,
@@ -31,10 +33,17 @@ from .svg import marker, shared_tip_css, text, tip
 TIP_BOX = (WIDTH - RIGHT, HEIGHT - BOTTOM)
 
 
-def run_chart_data(site: Site, run: SweepRun, values: ConfigValues | None = None) -> dict | None:
+def run_chart_data(
+    site: Site,
+    run: SweepRun,
+    values: ConfigValues | None = None,
+    figures: Sequence[Figures] | None = None,
+) -> dict | None:
     """The chart of one sweep on its own: its ok configs, its frontier, its value at the target.
-    `values`: the run's configs as values, where the caller has them."""
+    `values`, `figures`: the run's configs as values and their figures as its report writes
+    them (runs.config_figures), where the caller has them."""
     v = ConfigValues.of(run.configs) if values is None else values
+    figures = config_figures(v) if figures is None else figures
     columns = v.columns
     status, throughput = columns["status"], columns["throughput_per_gpu"]
     ttft, tpot, interactivity = columns["ttft_ms"], columns["tpot_ms"], v.interactivity
@@ -65,6 +74,7 @@ def run_chart_data(site: Site, run: SweepRun, values: ConfigValues | None = None
                     "ttft_ms": ttft[i],
                     "tpot_ms": tpot[i],
                     "parallelism": labels[i],
+                    "figures": figures[i],
                 }
                 for i in ordered
             ],
@@ -103,7 +113,7 @@ def draw_run(data: dict) -> str:
         # points the frontier dominates are drawn hollow
         xy = (p["interactivity"], p["throughput_per_gpu"])
         (filled if xy in on_frontier else hollow).append(shape)
-        lines = tip_lines(label, p)
+        lines = tip_lines(label, p, p["figures"])
         points.append(
             f'<path class="pt" tabindex="0" d="{shape}" data-interactivity="{xy[0]!r}" '
             f'data-throughput-per-gpu="{xy[1]!r}" data-concurrency="{p["concurrency"]}">'

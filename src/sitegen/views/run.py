@@ -44,7 +44,7 @@ def run_outputs(src: Sources, run: Run) -> tuple[Page, DataFile]:
         report = sweep_report(run, site, configs)
         engine = f"{display.engine_name(run.engine)} {display.precision_name(run.precision)}"
         title = f"{model.name} on {gpu.name}, {engine}, measured by {run.source}"
-        if (data := run_chart_data(site, run, configs)) is not None:
+        if (data := run_chart_data(site, run, configs, report.figures)) is not None:
             chart = Chart("run", data)
     values = {"model": model, "gpu": gpu, "run": run, "site": src.site_values()}
     view = RunView(
