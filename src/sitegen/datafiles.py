@@ -14,7 +14,7 @@ from .energy import Energy
 from .envelope import Envelope
 from .records import MatrixRun, Run, Site, SweepConfig, SweepRun
 from .records.columnar import ConfigValues, latency_column
-from .records.schema import CONFIG_SPEC, LATENCY, LATENCY_FIELDS, STRING
+from .records.schema import BOOLEAN, CONFIG_SPEC, LATENCY, LATENCY_FIELDS, STRING
 from .standings import Field, Pairing
 from .tables import LadderRow, WorkloadSummary
 
@@ -290,7 +290,10 @@ def _plain(value):
 # figures derived from them
 _CONFIG_KEYS = (*(f.name for f in dataclasses.fields(SweepConfig)), "interactivity", "parallelism")
 _LATENCIES = frozenset(spec.name for spec in CONFIG_SPEC if spec.kind == LATENCY)
-_TEXTS = frozenset(spec.name for spec in CONFIG_SPEC if spec.kind == STRING) | {"status"}
+_STRINGS = frozenset(spec.name for spec in CONFIG_SPEC if spec.kind == STRING)
+_TEXTS = _STRINGS | {"status", "parallelism"}
+_BOOLEANS = frozenset(spec.name for spec in CONFIG_SPEC if spec.kind == BOOLEAN)
+_WORDS = {None: "null", True: "true", False: "false"}
 # to_json's encoder, and the text of a config and of a latency with a hole for each value
 _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=str)
 
@@ -302,38 +305,35 @@ def _holes(keys: Sequence[str]) -> str:
 _CONFIG_TEXT, _LATENCY_TEXT = _holes(_CONFIG_KEYS), _holes(LATENCY_FIELDS)
 
 
-def _scalar_texts(columns: list[list]) -> list[list[str]]:
-    """Each value of columns of numbers, booleans and nulls as JSON, from one encoder call
-    (none of these texts holds a comma or a bracket)."""
-    joined = _ENCODER.encode(columns)[2:-2]  # [[1,2],[null,3.5]] -> 1,2],[null,3.5
-    return [column.split(",") for column in joined.split("],[")]
+def _holed(name: str, column: list) -> list:
+    """A column's values as the holes of a config's text take them: text, booleans and null as
+    JSON; numbers as they are, since %s writes an int, and a float, as json does (the float's
+    repr: every number of a sweep is finite, the checker takes 1e-6 to 1e12)."""
+    if name in _TEXTS:
+        return ["null" if v is None else encode_basestring(v) for v in column]
+    if name in _BOOLEANS:
+        return [_WORDS[v] for v in column]
+    return ["null" if v is None else v for v in column]
 
 
-def _string_texts(column: list[str | None]) -> list[str]:
-    return ["null" if v is None else encode_basestring(v) for v in column]
-
-
-def _latency_texts(texts: dict[str, list[str]], name: str) -> list[str]:
+def _latencies(columns: dict[str, list], holed: dict[str, list], name: str) -> list[str]:
     """A latency of every config as data.json writes it: its figures, or null without a median."""
-    parts = [texts[latency_column(name, part)] for part in LATENCY_FIELDS]
+    parts = [holed[latency_column(name, part)] for part in LATENCY_FIELDS]
     return [
-        "null" if figures[0] == "null" else _LATENCY_TEXT % figures
-        for figures in zip(*parts, strict=True)
+        "null" if median is None else _LATENCY_TEXT % figures
+        for median, figures in zip(columns[name], zip(*parts, strict=True), strict=True)
     ]
 
 
 def configs_text(values: ConfigValues) -> str:
     """A sweep's configs as runs/<id>/data.json lists them: the JSON text to_json writes of
     them as a list of dicts (without its newline), written column by column."""
-    if not len(values):
-        return "[]"
     columns = {**values.columns, "interactivity": values.interactivity}
-    scalars = [name for name in columns if name not in _TEXTS]
-    texts = dict(zip(scalars, _scalar_texts([columns[n] for n in scalars]), strict=True))
-    texts.update((name, _string_texts(columns[name])) for name in _TEXTS)
-    texts["parallelism"] = _string_texts(values.parallelism)
+    columns["parallelism"] = values.parallelism
+    holed = {name: _holed(name, column) for name, column in columns.items()}
     fields = [
-        _latency_texts(texts, name) if name in _LATENCIES else texts[name] for name in _CONFIG_KEYS
+        _latencies(columns, holed, name) if name in _LATENCIES else holed[name]
+        for name in _CONFIG_KEYS
     ]
     return "[" + ",".join([_CONFIG_TEXT % config for config in zip(*fields, strict=True)]) + "]"
 
