@@ -193,10 +193,10 @@ def svg_start(
 
 def _tip_box(
     px: float, py: float, lines: list[str], box: tuple[float, float]
-) -> tuple[float, float, float, int]:
+) -> tuple[float, float, int, int]:
     """Where the tip of a point at (px, py) goes: beside it, inside `box` (its right and bottom
     edges): its left, top, width and height."""
-    width = 12 + 7.0 * max(map(len, lines))
+    width = 12 + 7 * max(map(len, lines))  # whole pixels
     height = 10 + 16 * len(lines)
     right, bottom = box
     tx = px + 10 if px + 10 + width < right else px - 10 - width
@@ -236,18 +236,22 @@ def tooltip_css(chart_id: str, count: int) -> str:
     )
 
 
-# a tip's lines, each placed inside its box (tip() moves the box, not the lines)
-_TIP_LINES = tuple(f'<tspan x="6" y="{19 + 16 * i}">' for i in range(8))
+@functools.lru_cache(maxsize=8)  # a chart's tips have one count of lines
+def _tip_text(count: int) -> str:
+    """A tip's text of `count` lines, each placed inside its box (tip() moves the box, not the
+    lines), with a hole for each line."""
+    spans = "".join(f'<tspan x="6" y="{19 + 16 * i}">%s</tspan>' for i in range(count))
+    return f"<text>{spans}</text>"
 
 
 def tip(px: float, py: float, lines: list[str], box: tuple[float, float]) -> str:
     """A box of text beside a point, right after the point and hidden until it is hovered or
     focused: one rule set for every tip of a chart (shared_tip_css), none for each."""
     tx, ty, width, height = _tip_box(px, py, lines, box)
-    spans = "".join([f"{_TIP_LINES[i]}{text(line)}</tspan>" for i, line in enumerate(lines)])
     return (
         f'<g class="tip" visibility="hidden" transform="translate({num(tx)},{num(ty)})">'
-        f'<rect width="{num(width)}" height="{height}" rx="4"/><text>{spans}</text></g>'
+        f'<rect width="{width}" height="{height}" rx="4"/>'
+        f"{_tip_text(len(lines)) % tuple(map(text, lines))}</g>"
     )
 
 
