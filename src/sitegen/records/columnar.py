@@ -265,10 +265,8 @@ class ConfigTable:
         integers as int (a SweepConfig's fields, latencies flattened)."""
         if not isinstance(rows, slice):
             rows = np.asarray(rows, dtype=np.int64)
-        out = {name: _plain(self.columns[name][rows]) for name in names}
-        for name in INTEGER_COLUMNS.intersection(names):
-            out[name] = [None if v is None else int(v) for v in out[name]]
-        return out
+        columns = self.columns
+        return {name: _plain(columns[name][rows], name in INTEGER_COLUMNS) for name in names}
 
     def at(self, rows: slice | Sequence[int]) -> list[SweepConfig]:
         """The configs of the given rows, in that order."""
@@ -292,9 +290,11 @@ class ConfigTable:
         ]
 
 
-def _plain(column: np.ndarray) -> list:
-    """Python values of a column: NaN (absent) as None."""
+def _plain(column: np.ndarray, integer: bool = False) -> list:
+    """Python values of a column: NaN (absent) as None; `integer`: its numbers as int."""
     values = column.tolist()
+    if integer:
+        return [None if v != v else int(v) for v in values]
     if column.dtype.kind == "f":
         return [None if v != v else v for v in values]
     return values
