@@ -1,8 +1,9 @@
 """Chart drawing as a step of its own: views name their charts, this step draws them.
 
 A view holds a `Chart` (its kind and data) where its page shows a chart; `draw_charts` draws
-the charts of the pages about to be rendered, through the cache, before any template runs.
-A page left out of the step (its output kept from the last build) costs no drawing at all.
+the charts of the pages about to be rendered, through the cache (but a run report's, cheaper
+to draw than to store), before any template runs. A page left out of the step (its output
+kept from the last build) costs no drawing at all.
 """
 
 from __future__ import annotations
