@@ -4,8 +4,9 @@ its axes and curve), with lighter points than a model x GPU page's.
 Each point is drawn twice: as a marker, under every tip, and as a transparent hit area that
 takes the hover and the keyboard focus, followed by its tip; one rule set shows the tip after
 a hovered or focused point. The hit areas and tips come after every marker, so a tip is never
-drawn under another point. The chart is drawn on each build, not cached: drawing it costs
-less than reading a cache entry back.
+drawn under another point. The chart is drawn on each build, not cached: a signed cache
+entry cost more to write than the chart to draw, and a report is made again mostly when its
+run changed, and its chart with it.
 """
 
 from __future__ import annotations
@@ -71,8 +72,6 @@ def run_chart_data(
                     "throughput_per_gpu": throughput[i],
                     "concurrency": concurrency[i],
                     "gpus": gpus[i],
-                    "ttft_ms": ttft[i],
-                    "tpot_ms": tpot[i],
                     "parallelism": labels[i],
                     "figures": figures[i],
                 }

@@ -32,7 +32,8 @@ DRAW: dict[str, Callable] = {
     "envelopes": draw_envelopes,
     "run": draw_run,
 }
-# drawn on every build, never cached: drawing one costs less than reading an entry back
+# drawn on every build, never cached: writing a signed entry costs more than drawing one, and
+# a run report is made again mostly when its run, and so its chart, changed
 UNCACHED = frozenset({"run"})
 
 
