@@ -109,7 +109,7 @@ class Maker:
                 job.key,
                 tuple(p.path for p in job_pages) + tuple(d.path for d in job_files),
                 tuple((p.route, p.lastmod) for p in job_pages if p.in_sitemap),
-                tuple(c.key for p in job_pages for c in p.charts),
+                tuple(c.key for p in job_pages for c in p.charts if c.key),
             )
         return made
 
