@@ -104,6 +104,38 @@ def test_a_config_the_checker_builds_comes_back_from_its_columns(configs):
     assert list(columnar.ConfigRows(table, 0, len(good))) == good
 
 
+def _fields(configs: list) -> dict[str, list]:
+    """The configs' fields, latencies flattened as the table's columns, each with its type."""
+    out: dict[str, list] = {}
+    for spec in schema.CONFIG_SPEC:
+        values = [getattr(c, spec.name) for c in configs]
+        if spec.kind == schema.LATENCY:
+            for part in schema.LATENCY_FIELDS:
+                name = columnar.latency_column(spec.name, part)
+                out[name] = [None if v is None else getattr(v, part) for v in values]
+        else:
+            out[spec.name] = values
+    out["status"] = [c.status for c in configs]
+    return {name: [(type(v), v) for v in values] for name, values in out.items()}
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(config, min_size=1, max_size=6))
+def test_a_runs_values_are_its_configs_fields_and_what_they_derive(configs):
+    """ConfigValues (what a run report reads) holds what the configs made from the table hold,
+    read from the site's table or from configs as objects alike."""
+    good = [c for c in exact(configs)[0] if c is not None]
+    table = columnar.ConfigTable(columnar.columns_of(good))
+    rows = columnar.ConfigRows(table, 0, len(good))
+    made = list(rows)  # the objects a page made before: their types are the table's
+    for values in (columnar.ConfigValues.of(rows), columnar.ConfigValues.of(tuple(made))):
+        got = {name: [(type(v), v) for v in column] for name, column in values.columns.items()}
+        assert got == _fields(made)
+        assert values.parallelism == [c.parallelism for c in made]
+        assert values.interactivity == [c.interactivity if c.tpot_ms else None for c in made]
+        assert len(values) == len(made)
+
+
 def test_each_config_field_is_declared_once_and_sweep_config_has_it():
     names = [spec.name for spec in schema.CONFIG_SPEC]
     attributes = [f.name for f in dataclasses.fields(model.SweepConfig)]

@@ -1,9 +1,13 @@
-"""The downloads: CSV cells a spreadsheet would run are defused, numbers stay numbers."""
+"""The downloads: CSV cells a spreadsheet would run are defused, numbers stay numbers, and a
+run's data.json, written column by column, is the text its dicts always gave."""
 
 from __future__ import annotations
 
 import csv
+import dataclasses
+import datetime as dt
 import io
+import json
 from types import SimpleNamespace
 
 from hypothesis import given, settings
@@ -15,10 +19,12 @@ from sitegen.datafiles import (
     csv_text,
     encoded,
     leaderboard_csv,
+    run_data_json,
+    run_json,
     to_json,
     to_json_spliced,
 )
-from sitegen.records import load_site
+from sitegen.records import Latency, SweepConfig, SweepRun, columnar, load_site
 from sitegen.standings import pairings
 from sitegen.tables import summarise
 from sitegen.views import Sources
@@ -111,3 +117,95 @@ def test_comparison_data_with_each_pairs_rows_written_once(arena) -> None:
         plain = to_json(compare_json(model, a, b, rungs))
         assert to_json_spliced(compare_json(model, a, b, rungs, src.side_json)) == plain
         assert src.side_json(rungs["chat"][0].a) is src.side_json(rungs["chat"][0].a)  # once
+
+
+# -- runs/<id>/data.json: written column by column, the same text as its dicts ---------------
+
+
+def _config_dict(c: SweepConfig) -> dict:
+    """A config as data.json has always listed it: every field in SweepConfig's order (a
+    latency as its figures), then interactivity and parallelism."""
+    out = {}
+    for f in dataclasses.fields(c):
+        value = getattr(c, f.name)
+        if isinstance(value, Latency):
+            value = {g.name: getattr(value, g.name) for g in dataclasses.fields(value)}
+        out[f.name] = value
+    out["interactivity"] = c.interactivity if c.tpot_ms else None
+    out["parallelism"] = c.parallelism
+    return out
+
+
+def _expected(run: SweepRun) -> str:
+    """data.json as dicts of the configs made from the table, written by to_json."""
+    return to_json({**run_json(run), "configs": [_config_dict(c) for c in run.configs]})
+
+
+def test_every_run_data_json_is_the_text_of_its_dicts(flagship):
+    site, _ = load_site(flagship)
+    sweeps = [r for r in site.runs if isinstance(r, SweepRun)]
+    assert len(sweeps) > 100
+    for run in sweeps:
+        assert run_data_json(run) == _expected(run), run.id
+
+
+text = st.one_of(
+    st.none(),
+    st.text(max_size=12),
+    st.sampled_from(["a,b", "],[", '"', "\\", "%s", "%%", "\x7f", "\u2028", "ü🚀", "null", ""]),
+)
+number = st.one_of(
+    st.none(),
+    st.floats(min_value=1e-300, max_value=1e300),
+    st.sampled_from([1e16, 1e-7, 0.1, 123456789.123, 2.0**60, 5e-324]),
+)
+count = st.one_of(st.none(), st.integers(1, 2**53))
+latency = st.one_of(
+    st.none(),
+    st.builds(Latency, st.floats(1e-6, 1e12), number, number, number),
+)
+configs = st.builds(
+    SweepConfig,
+    gpus=st.integers(1, 4096),
+    concurrency=st.integers(1, 10**6),
+    throughput_per_gpu=number,
+    ttft_ms=latency,
+    tpot_ms=latency,
+    output_throughput_per_gpu=number,
+    e2el_ms=latency,
+    status=st.sampled_from(["ok", "failed", "ö,k"]),
+    tp=count,
+    pp=count,
+    ep=count,
+    dp=count,
+    dp_attention=st.one_of(st.none(), st.booleans()),
+    spec_decoding=text,
+    disagg=st.one_of(st.none(), st.booleans()),
+    prefill_gpus=count,
+    decode_gpus=count,
+    power_w=number,
+    image=text,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(configs, max_size=6), text)
+def test_configs_of_any_values_are_written_as_their_dicts_would_be(made, notes):
+    table = columnar.ConfigTable(columnar.columns_of(made))
+    rows = columnar.ConfigRows(table, 0, len(made))  # a loaded site's configs: the table's
+    run = SweepRun(
+        id="lab-a",
+        path="data/runs/lab/a.yaml",
+        kind="sweep",
+        source="Lab",
+        date=dt.date(2026, 1, 2),
+        model="m",
+        gpu="g",
+        engine="vllm",
+        precision="fp8",
+        notes=notes,
+        workload="chat",
+        configs=rows,
+    )
+    assert run_data_json(run) == _expected(run)
+    assert json.loads(run_data_json(run))["configs"] == [_config_dict(c) for c in rows]

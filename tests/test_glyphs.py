@@ -26,15 +26,37 @@ def test_fit_cuts_with_an_ellipsis_to_the_width():
     assert glyphs.fit("Short", 30, 300) == "Short"
 
 
-def test_each_glyph_is_defined_once_and_used_where_drawn():
-    g = glyphs.Glyphs()
-    first = g.text("aba", 10, 20, 30, "#000", "regular")
-    g.text("ab", 10, 60, 30, "#000", "bold")
-    defs = g.defs()
-    assert first.count("<use") == 3
-    assert defs.count("<path") == 4  # a and b, regular and bold
-    # a space has no outline: it moves the pen, draws nothing
-    assert g.text("a a", 0, 0, 10, "#000", "regular").count("<use") == 2
+def _fit_by_cutting(text: str, size: float, width: float) -> str:
+    """What fit() did before it read no further than fits: cut one character at a time."""
+    f = glyphs.face("regular")
+    text = glyphs.printable(text)
+    if f.width(text, size) <= width:
+        return text
+    while text and f.width(text + glyphs.ELLIPSIS, size) > width:
+        text = text[:-1]
+    return text.rstrip() + glyphs.ELLIPSIS
+
+
+def test_fit_cuts_where_cutting_a_character_at_a_time_would():
+    for text in ("", "x", "Model One on GPU Two", "a b " * 30, "WWWW iiii " * 9, "\x00" * 5):
+        for width in (0, 5, 29.9, 100, 300, 1000):
+            assert glyphs.fit(text, 30, width) == _fit_by_cutting(text, 30, width), (text, width)
+
+
+def test_fit_reads_no_more_of_a_huge_string_than_fits():
+    import time
+
+    huge = "W" * 2_000_000
+    start = time.process_time()
+    cut = glyphs.fit(huge, 30, 300)
+    assert time.process_time() - start < 1.0
+    assert cut.endswith(glyphs.ELLIPSIS) and glyphs.face().width(cut, 30) <= 300
+
+
+def test_a_character_the_font_lacks_is_as_wide_as_its_missing_glyph():
+    face = glyphs.face("regular")
+    assert face.glyph("\U0010fffd") == ".notdef"
+    assert face.advance("\U0010fffd") == face.advance("\U0010fffc") > 0
 
 
 def test_the_fonts_are_shipped_with_their_license():

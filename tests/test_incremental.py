@@ -7,12 +7,15 @@ import os
 import shutil
 from pathlib import Path
 
+import pytest
 import yaml
 
 from conftest import config, sweep
+from sitegen import output_paths
 from sitegen.build import build
 from sitegen.manifest import Manifest
 from sitegen.output import MARKER
+from sitegen.records import SiteError
 from sitegen.render import theme_dir
 
 
@@ -183,3 +186,41 @@ def build_elsewhere(root: Path) -> Path:
     shutil.rmtree(out, ignore_errors=True)
     build(root, out, use_cache=False)
     return out
+
+
+def test_output_paths_are_checked_again_only_when_they_change(make_site, monkeypatch):
+    root = make_site(runs=RUNS)
+    build(root)
+    calls = []
+    real = output_paths.path_problems
+    monkeypatch.setattr(output_paths, "path_problems", lambda *a: calls.append(1) or real(*a))
+    record = sweep(gpu="g2", configs=[config(8, 64, 1100.0, 100.0), config(8, 16, 650.0, 25.0)])
+    (root / "data/runs/lab/b.yaml").write_text(yaml.safe_dump(record))
+    build(root)  # other figures, the same output paths: they passed last time
+    assert calls == []
+    (root / "data/runs/lab/c.yaml").write_text(yaml.safe_dump(sweep(gpu="g2")))
+    build(root)  # a new run report: the paths are checked again
+    assert calls == [1]
+
+
+def test_a_path_that_collides_after_a_good_build_is_still_refused(make_site):
+    gpus = {slug: {"name": slug.upper()} for slug in ("a", "b-vs-c", "a-vs-b")}
+    runs = {f"lab/{slug}.yaml": sweep(gpu=slug) for slug in gpus}
+    root = make_site(
+        runs=runs,
+        gpus=gpus,
+        pricing={
+            "source": "T",
+            "as_of": "2026-07",
+            "tiers": {"owning": {"label": "O"}},
+            "prices": {},
+        },
+    )
+    build(root)
+    (root / "data/gpus.yaml").write_text(
+        yaml.safe_dump({**gpus, "c": {"name": "C"}}, sort_keys=False)
+    )
+    (root / "data/runs/lab/c.yaml").write_text(yaml.safe_dump(sweep(gpu="c")))
+    with pytest.raises(SiteError) as refused:
+        build(root)
+    assert any("is the path of both" in p.message for p in refused.value.problems)

@@ -254,6 +254,33 @@ def test_failed_config_is_listed(make_site):
     assert rows[-1] == ["8 GPUs", "8", "512", "-", "-", "-", "-", "failed"]
 
 
+def test_the_configs_table_escapes_what_a_record_says(make_site):
+    """The table's rows are written in Python (runs.SweepReport.rows_html), escaped as the
+    template escaped them; a failed config's row is marked."""
+    from conftest import config, sweep
+
+    odd = config(8, 64, 1000.0, 100.0, spec_decoding="<b>&\"q'</b>")
+    record = sweep(configs=[odd, {"gpus": 8, "concurrency": 512, "status": "failed"}])
+    files, _ = render_site(make_site(runs={"lab/run.yaml": record}))
+    html = files["runs/lab-run/index.html"].decode()
+    assert "<B>" not in html
+    cell = '<th scope="row">&lt;B&gt;&amp;&#34;Q&#39;&lt;/B&gt;</th>'
+    assert f"      <tr>{cell}" in html
+    assert '      <tr class="failed"><th scope="row">8 GPUs</th>' in html
+    parser = _Report()
+    parser.feed(html)
+    rows = parser.tables["Measured configurations"]
+    assert rows[1][0] == "<B>&\"Q'</B>" and rows[1][1:] == [
+        "8",
+        "64",
+        "1,000",
+        "10",
+        "500 ms",
+        "100 ms",
+        "ok",
+    ]
+
+
 def test_matrix_without_optional_parts(make_site):
     record = {
         "kind": "matrix",

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from .fingerprint import site_inputs
+from .gcpause import paused
 from .jobcache import JobCache
 from .layout import SiteLayout
 from .manifest import Manifest
@@ -76,8 +77,9 @@ def build(
 def _build(
     site_root: Path, out: Path, strict: bool, use_cache: bool, progress: Progress, staging: Staging
 ) -> BuildResult:
-    previous = Manifest.read(site_root, out) if use_cache else None
-    last = JobCache.read(site_root, out) if previous is not None else None
+    with paused():  # the last build's records: many objects, no cycles
+        previous = Manifest.read(site_root, out) if use_cache else None
+        last = JobCache.read(site_root, out) if previous is not None else None
     inputs = site_inputs(site_root, f"strict={strict}") if use_cache else None
     unchanged = last is not None and inputs is not None and last.inputs == inputs
     if unchanged and _all_intact(previous):
@@ -86,20 +88,24 @@ def _build(
 
     reuse = None
     if last is not None:
-        reuse = Reuse(last.records, lambda rel: previous.intact(rel) is not None)
+        reuse = Reuse(last.records, lambda rel: previous.intact(rel) is not None, last.checked)
     if previous is not None:
         staging.previous = previous
     rendered = render_outputs(
         site_root, strict, use_cache, progress, reuse, parallel=True, store=staging.put
     )
     progress.phase("write")
-    if use_cache:
-        JobCache.forget(site_root)  # never a record of files other than those in the output
-    written = staging.commit(rendered.files)
-    if use_cache:
-        written.manifest.write(site_root)
-        warnings = tuple(rendered.problems.warnings)
-        JobCache(out.resolve(), rendered.jobs, inputs, warnings).write(site_root)
+    # with the whole site still alive, each full collection would walk it again: the commit
+    # and the records make many objects and no cycles
+    with paused():
+        if use_cache:
+            JobCache.forget(site_root)  # never a record of files other than those in the output
+        written = staging.commit(rendered.files)
+        if use_cache:
+            written.manifest.write(site_root)
+            warnings = tuple(rendered.problems.warnings)
+            records = JobCache(out.resolve(), rendered.jobs, inputs, warnings, rendered.checked)
+            records.write(site_root)
     files = rendered.files
     pages = sum(1 for name in files if name.endswith(".html"))
     return BuildResult(out, pages, len(files), rendered.problems, written.rewritten, rendered.made)

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from .cachetrust import sign
+from .gcpause import paused
 
 
 def _header(kind: str, version: int, body: str) -> str | None:
@@ -33,14 +34,16 @@ def read_signed(path: Path, kind: str, version: int) -> Any | None:
         expected = _header(kind, version, body)
         if expected is None or not hmac.compare_digest(header, expected):
             return None
-        return json.loads(body)
+        with paused():  # a big file is many objects, and no cycles
+            return json.loads(body)
     except (OSError, UnicodeDecodeError, ValueError):
         return None
 
 
 def write_signed(path: Path, kind: str, version: int, value: Any) -> None:
     """Store `value` atomically (a reader sees the old file or the new one, never half)."""
-    body = json.dumps(value, separators=(",", ":"))
+    with paused():
+        body = json.dumps(value, separators=(",", ":"))
     header = _header(kind, version, body)
     if header is None:
         return  # no key to sign with: nothing is cached
@@ -48,17 +51,46 @@ def write_signed(path: Path, kind: str, version: int, value: Any) -> None:
 
 
 def write_atomic(path: Path, text: str) -> None:
-    """Write a cache file whole or not at all; a cache that cannot be written only costs time."""
+    """Write a cache file whole or not at all; a cache that cannot be written only costs time.
+
+    The bytes go to a temporary file of this process beside `path` (created exclusively, so
+    never one another process or a link put there; named with `path`'s suffix, so `prune`
+    removes one that a crash left), then take its name in one rename. A cold
+    build writes tens of thousands of chart entries: no folder is made, and no random name
+    drawn, unless the first try needs it.
+    """
+    data = text.encode("utf-8")
     with contextlib.suppress(OSError):
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=path.suffix)
         try:
-            with os.fdopen(fd, "w", encoding="utf-8") as out:
-                out.write(text)
+            # named like the entries it sits among (`prune` removes one a crash left)
+            tmp = _write_new(os.path.join(path.parent, f".tmp-{os.getpid()}-{path.name}"), data)
+        except OSError:  # no folder yet, or a stale file of the same name: the slow way
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=path.suffix)
+            os.close(fd)
+            os.unlink(tmp)
+            tmp = _write_new(tmp, data)
+        try:
             os.replace(tmp, path)
         except OSError:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
+
+
+def _write_new(name: str, data: bytes) -> str:
+    """`data` in a file that did not exist (O_EXCL: never through a link planted there)."""
+    fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+    except OSError:
+        os.close(fd)
+        with contextlib.suppress(OSError):
+            os.unlink(name)
+        raise
+    os.close(fd)
+    return name
 
 
 def prune(folder: Path | None, suffix: str, used: set[str]) -> int:

@@ -27,7 +27,13 @@ KEY_BYTES = 32
 
 
 def key_file() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return _key_file(os.environ.get("XDG_CACHE_HOME"), os.environ.get("HOME"))
+
+
+@functools.lru_cache(maxsize=4)
+def _key_file(xdg_cache_home: str | None, home: str | None) -> Path:
+    """Where the key is for these variables (a build signs every cache entry: found once)."""
+    base = xdg_cache_home or os.path.join(os.path.expanduser("~"), ".cache")
     return Path(base) / "sitegen" / "key"
 
 

@@ -13,7 +13,9 @@ from typing import Any
 from .energy import Energy
 from .envelope import Envelope
 from .jsonhtml import json_scalar
-from .records import Latency, MatrixRun, Run, Site, SweepConfig, SweepRun
+from .records import MatrixRun, Run, Site, SweepConfig, SweepRun
+from .records.columnar import ConfigValues, latency_column
+from .records.schema import BOOLEAN, CONFIG_SPEC, LATENCY, LATENCY_FIELDS, STRING
 from .standings import Field, Pairing
 from .tables import LadderRow, WorkloadSummary
 
@@ -334,38 +336,78 @@ def _plain(value):
     return value
 
 
-_CONFIG_ATTRIBUTES = tuple(f.name for f in dataclasses.fields(SweepConfig))
-_LATENCY_ATTRIBUTES = tuple(f.name for f in dataclasses.fields(Latency))
+# a config of runs/<id>/data.json: every field of a SweepConfig (null when absent), then the
+# figures derived from them
+_CONFIG_KEYS = (*(f.name for f in dataclasses.fields(SweepConfig)), "interactivity", "parallelism")
+_LATENCIES = frozenset(spec.name for spec in CONFIG_SPEC if spec.kind == LATENCY)
+_STRINGS = frozenset(spec.name for spec in CONFIG_SPEC if spec.kind == STRING)
+_TEXTS = _STRINGS | {"status", "parallelism"}
+_BOOLEANS = frozenset(spec.name for spec in CONFIG_SPEC if spec.kind == BOOLEAN)
+_WORDS = {None: "null", True: "true", False: "false"}
+# the text of a config and of a latency with a hole for each value
 
 
-def _config_json(config: SweepConfig, parallelism: str) -> dict:
-    """A config as runs/<id>/data.json lists it: every field (null when absent), then the
-    figures derived from them (`parallelism`: its label)."""
-    out = {}
-    for name in _CONFIG_ATTRIBUTES:
-        value = getattr(config, name)
-        if isinstance(value, Latency):
-            value = {k: getattr(value, k) for k in _LATENCY_ATTRIBUTES}
-        out[name] = value
-    out["interactivity"] = config.interactivity if config.tpot_ms else None
-    out["parallelism"] = parallelism
-    return out
+def _holes(keys: Sequence[str]) -> str:
+    return "{" + ",".join(f"{_COMPACT(k).replace('%', '%%')}:%s" for k in keys) + "}"
 
 
-def run_json(run: Run, labels: Sequence[str] | None = None) -> dict:
-    """The run as normalised data: the record's fields, with derived figures beside them.
-    `labels`: a sweep's configs' parallelism, in its order, where the caller has them."""
+_CONFIG_TEXT, _LATENCY_TEXT = _holes(_CONFIG_KEYS), _holes(LATENCY_FIELDS)
+
+
+def _holed(name: str, column: list) -> list:
+    """A column's values as the holes of a config's text take them: text, booleans and null as
+    JSON; numbers as they are, since %s writes an int, and a float, as json does (the float's
+    repr: every number of a sweep is finite, the checker takes 1e-6 to 1e12)."""
+    if name in _TEXTS:
+        return ["null" if v is None else encode_basestring(v) for v in column]
+    if name in _BOOLEANS:
+        return [_WORDS[v] for v in column]
+    return ["null" if v is None else v for v in column]
+
+
+def _latencies(columns: dict[str, list], holed: dict[str, list], name: str) -> list[str]:
+    """A latency of every config as data.json writes it: its figures, or null without a median."""
+    parts = [holed[latency_column(name, part)] for part in LATENCY_FIELDS]
+    return [
+        "null" if median is None else _LATENCY_TEXT % figures
+        for median, figures in zip(columns[name], zip(*parts, strict=True), strict=True)
+    ]
+
+
+def configs_text(values: ConfigValues) -> str:
+    """A sweep's configs as runs/<id>/data.json lists them: the JSON text to_json writes of
+    them as a list of dicts (without its newline), written column by column."""
+    columns = {**values.columns, "interactivity": values.interactivity}
+    columns["parallelism"] = values.parallelism
+    holed = {name: _holed(name, column) for name, column in columns.items()}
+    fields = [
+        _latencies(columns, holed, name) if name in _LATENCIES else holed[name]
+        for name in _CONFIG_KEYS
+    ]
+    return "[" + ",".join([_CONFIG_TEXT % config for config in zip(*fields, strict=True)]) + "]"
+
+
+def run_json(run: Run) -> dict:
+    """The run as normalised data: the record's fields, with derived figures beside them (a
+    sweep's configs are written by configs_text)."""
     # a path in the site's source tree means nothing to a reader; configs follow, derived
     skip = ("path", "configs")
     data = {
         f.name: _plain(getattr(run, f.name)) for f in dataclasses.fields(run) if f.name not in skip
     }
-    if isinstance(run, SweepRun):
-        labels = [c.parallelism for c in run.configs] if labels is None else labels
-        data["configs"] = [_config_json(c, p) for c, p in zip(run.configs, labels, strict=True)]
-    elif isinstance(run, MatrixRun):
+    if isinstance(run, MatrixRun):
         for cell in data["decode"]:
             cell["aggregate_tok_s_per_gpu"] = cell["aggregate_tok_s"] / run.gpus
         for row in data["prefill"]:
             row["tok_s_per_gpu"] = row["tok_s"] / run.gpus
     return data
+
+
+def run_data_json(run: Run, values: ConfigValues | None = None) -> str:
+    """runs/<id>/data.json: run_json, and a sweep's configs as their last field. `values`: the
+    sweep's configs as values, where the caller has them."""
+    text = to_json(run_json(run))
+    if not isinstance(run, SweepRun):
+        return text
+    configs = configs_text(ConfigValues.of(run.configs) if values is None else values)
+    return f'{text[:-2]},"configs":{configs}}}\n'  # text ends with "}\n"

@@ -23,7 +23,7 @@ from .render import theme_dir
 
 LIBRARIES = (
     *("jinja2", "markupsafe", "markdown-it-py", "pyyaml", "numpy", "pandas", "pyarrow"),
-    *("vl-convert-python", "fonttools"),  # the cards' rasteriser and font reader
+    *("pillow", "fonttools"),  # the cards' glyph rasteriser (FreeType inside) and font reader
 )
 
 

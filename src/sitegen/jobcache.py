@@ -35,6 +35,7 @@ class JobCache:
     records: dict[str, JobRecord] = field(default_factory=dict)
     inputs: str | None = None  # fingerprint.site_inputs of the build that wrote the records
     problems: tuple[Problem, ...] = ()  # the warnings that build reported
+    checked: str | None = None  # output_paths.list_digest of its output paths (they passed)
 
     @staticmethod
     def location(site_root: Path) -> Path:
@@ -53,13 +54,14 @@ class JobCache:
             records = {
                 str(name): JobRecord(
                     str(key),
-                    tuple(str(p) for p in outputs),
+                    tuple(map(str, outputs)),
                     tuple((str(route), None if mod is None else str(mod)) for route, mod in rows),
-                    tuple(str(c) for c in charts),
+                    tuple(map(str, charts)),
                 )
                 for name, (key, outputs, rows, charts) in data["jobs"].items()
             }
             inputs = data["inputs"] if isinstance(data["inputs"], str) else None
+            checked = data.get("checked") if isinstance(data.get("checked"), str) else None
             problems = tuple(
                 Problem(
                     str(file),
@@ -72,7 +74,7 @@ class JobCache:
             )
         except (ValueError, KeyError, TypeError, AttributeError):
             return cls(out_dir)
-        return cls(out_dir, records, inputs, problems)
+        return cls(out_dir, records, inputs, problems, checked)
 
     @classmethod
     def forget(cls, site_root: Path) -> None:
@@ -96,6 +98,7 @@ class JobCache:
         value = {
             "out": str(self.out_dir),
             "inputs": self.inputs,
+            "checked": self.checked,
             "problems": problems,
             "jobs": jobs,
         }

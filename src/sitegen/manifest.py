@@ -15,8 +15,8 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from .cachefile import read_signed, write_signed
 from .cachetrust import cache_folder
@@ -31,8 +31,7 @@ def digest(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=20).hexdigest()
 
 
-@dataclass(frozen=True)
-class Entry:
+class Entry(NamedTuple):  # a tuple: a manifest holds one per output file
     digest: str
     size: int
     mtime_ns: int

@@ -11,6 +11,7 @@ blamed for it.
 
 from __future__ import annotations
 
+import hashlib
 import re
 import unicodedata
 from collections.abc import Iterable
@@ -138,10 +139,20 @@ def shape_problem(path: str) -> tuple[str, int | None]:
     return "", None
 
 
-def check_outputs(site: Site, content: Content, made: Iterable[str], root: Path) -> Problems:
-    """Every output path: those the jobs `made` (a path twice where two jobs make it), the
-    sitemap, robots.txt and the assets, checked; the problems."""
-    paths = [*made, "sitemap.xml", "robots.txt", *asset_names(root)]
+def output_list(made: Iterable[str], root: Path) -> list[str]:
+    """Every output path of a build: those the jobs `made` (a path twice where two jobs make
+    it), the sitemap, robots.txt and the assets."""
+    return [*made, "sitemap.xml", "robots.txt", *asset_names(root)]
+
+
+def list_digest(paths: list[str]) -> str:
+    """The digest of a build's output paths in any order: whether they pass path_problems
+    depends on the paths alone, so paths that passed once pass again."""
+    return hashlib.blake2b("\0".join(sorted(paths)).encode(), digest_size=20).hexdigest()
+
+
+def check_outputs(site: Site, content: Content, paths: list[str], root: Path) -> Problems:
+    """The problems of a build's output paths (output_list)."""
     return path_problems(paths, _Origins(site, content, Path(root)))
 
 

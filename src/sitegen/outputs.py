@@ -14,10 +14,11 @@ from typing import Any
 
 from .charts import ChartCache
 from .content import load_content
+from .gcpause import paused
 from .jobcache import JobRecord
 from .making import Maker, keep_bytes, make_all, workers_for
 from .output import KEPT
-from .output_paths import check_outputs
+from .output_paths import check_outputs, list_digest, output_list
 from .progress import Progress
 from .records import Problems, SiteError, load_site
 from .render import asset_files, check_templates, environment
@@ -33,6 +34,7 @@ class Reuse:
 
     records: dict[str, JobRecord]
     intact: Callable[[str], bool]  # is this output of the last build still as it left it?
+    checked: str | None = None  # output_paths.list_digest of the paths it checked and passed
 
     def kept(self, job: Job) -> JobRecord | None:
         """The last build's record of `job` if its key is unchanged and its outputs intact."""
@@ -50,6 +52,7 @@ class Rendered:
     problems: Problems
     jobs: dict[str, JobRecord] = field(default_factory=dict)  # every job's record, for the next
     made: tuple[str, ...] = ()  # the jobs made this time
+    checked: str | None = None  # the list_digest of the output paths, which passed the checks
 
 
 def render_outputs(
@@ -73,7 +76,8 @@ def render_outputs(
     site_root = Path(site_root)
     progress = progress or Progress()
     progress.phase("load")
-    site, problems = load_site(site_root, use_cache=use_cache)
+    with paused():  # records, configs, runs: many objects and no cycles
+        site, problems = load_site(site_root, use_cache=use_cache)
     if site is None:
         raise SiteError(problems.sorted())
     run_ids = {run.id for run in site.runs}
@@ -101,8 +105,12 @@ def render_outputs(
         made = make_all(maker, to_make, progress, workers)
         problems.extend(made.copy_problems)
         records = {**made.records, **kept}  # every job's record, for the next build
-        outputs = [rel for record in records.values() for rel in record.outputs]
-        problems.extend(check_outputs(site, content, outputs, site_root))
+        paths = output_list(
+            (rel for record in records.values() for rel in record.outputs), site_root
+        )
+        checked = list_digest(paths)
+        if reuse is None or reuse.checked != checked:  # the same paths as last time passed
+            problems.extend(check_outputs(site, content, paths, site_root))
         if problems.has_errors or (strict and problems):
             raise SiteError(problems.sorted())
         if made.failed:
@@ -121,7 +129,7 @@ def render_outputs(
             **asset_files(site_root),
         }
         files.update((rel, store(rel, data)) for rel, data in own.items())
-        return Rendered(files, problems, records, tuple(job.name for job in to_make))
+        return Rendered(files, problems, records, tuple(job.name for job in to_make), checked)
 
 
 @contextlib.contextmanager

@@ -12,8 +12,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from markupsafe import Markup, escape
+
 from .display import DASH, context_tokens, engine_name, latency, precision_name, rate, tokens
 from .records import MatrixRun, Run, Site, SweepRun
+from .records.columnar import ConfigValues
 
 # A diverging scale, slow -> neutral -> fast; every stop is light enough that the page's text
 # colour keeps a contrast above 7:1 on it (WCAG AAA), checked in tests.
@@ -358,6 +361,15 @@ def matrix_summary(run: MatrixRun) -> MatrixSummary:
 # -- sweeps ------------------------------------------------------------------------------------
 
 
+class Figures(NamedTuple):
+    """A config's figures as its report writes them (a dash for one it lacks)."""
+
+    throughput_per_gpu: str
+    interactivity: str
+    ttft: str
+    tpot: str
+
+
 class ConfigRow(NamedTuple):  # a tuple: a report makes one per config
     parallelism: str
     gpus: int
@@ -369,39 +381,73 @@ class ConfigRow(NamedTuple):  # a tuple: a report makes one per config
     status: str
 
 
+def config_figures(values: ConfigValues) -> tuple[Figures, ...]:
+    """Each config's figures, in the run's order: the report's table and its chart's tips."""
+    columns = values.columns
+    figures = zip(
+        columns["throughput_per_gpu"],
+        values.interactivity,
+        columns["ttft_ms"],
+        columns["tpot_ms"],
+        strict=True,
+    )
+    return tuple(
+        Figures(
+            tokens(throughput),
+            DASH if tpot is None else rate(interactivity),
+            DASH if ttft is None else latency(ttft),
+            DASH if tpot is None else latency(tpot),
+        )
+        for throughput, interactivity, ttft, tpot in figures
+    )
+
+
+_HTML_SPECIAL = re.compile("[&<>\"']")
+_ROW_HTML = (
+    '      <tr%s><th scope="row">%s</th>' + '<td class="num">%s</td>' * 6 + "<td>%s</td></tr>"
+)
+
+
+def _row_html(row: ConfigRow) -> str:
+    """One row of the configs table, as templates/run.html laid it out, escaped as a template
+    escapes (only where a row's text needs it, as escape() is slow)."""
+    if _HTML_SPECIAL.search("".join((row.parallelism, *row[3:]))):
+        row = ConfigRow(*(escape(v) if isinstance(v, str) else v for v in row))
+    return _ROW_HTML % ("" if row.status == "ok" else ' class="failed"', *row)
+
+
 @dataclass(frozen=True)
 class SweepReport:
     run: SweepRun
     facts: str
     rows: tuple[ConfigRow, ...]
+    figures: tuple[Figures, ...]  # each config's, in the run's order (config_figures)
+
+    @property
+    def rows_html(self) -> Markup:
+        """The rows of the configs table: written here, as a template's loop would cost a
+        lookup, a finalize and an escape for each of a report's 250 cells."""
+        return Markup("\n".join(map(_row_html, self.rows)))
 
 
-def sweep_report(run: SweepRun, site: Site, labels: Sequence[str] | None = None) -> SweepReport:
-    """`labels`: each config's parallelism, in the run's order, where the caller has them."""
-    labels = [c.parallelism for c in run.configs] if labels is None else labels
+def sweep_report(run: SweepRun, site: Site, values: ConfigValues | None = None) -> SweepReport:
+    """`values`: the run's configs as values, where the caller has them."""
+    v = ConfigValues.of(run.configs) if values is None else values
+    columns, labels = v.columns, v.parallelism
     gpu = site.gpus[run.gpu]
     engine = engine_name(run.engine) + (f" {run.engine_version}" if run.engine_version else "")
     facts = (
         f"Measured by {run.source} on {_date_words(run)}: {site.models[run.model].name} on "
         f"{gpu.name}, {engine} {precision_name(run.precision)}, "
-        f"{site.workloads[run.workload].name} workload, {len(run.configs)} "
-        f"config{'' if len(run.configs) == 1 else 's'}."
+        f"{site.workloads[run.workload].name} workload, {len(v)} "
+        f"config{'' if len(v) == 1 else 's'}."
     )
+    status, gpus, concurrency = columns["status"], columns["gpus"], columns["concurrency"]
     ordered = sorted(
-        zip(run.configs, labels, strict=True),
-        key=lambda row: (row[0].status != "ok", row[0].gpus, row[1], row[0].concurrency),
+        range(len(v)), key=lambda i: (status[i] != "ok", gpus[i], labels[i], concurrency[i])
     )
+    figures = config_figures(v)
     rows = tuple(
-        ConfigRow(
-            parallelism=label,
-            gpus=c.gpus,
-            concurrency=c.concurrency,
-            throughput_per_gpu=tokens(c.throughput_per_gpu),
-            interactivity=rate(c.interactivity) if c.tpot_ms else DASH,
-            ttft=latency(c.ttft_ms.median) if c.ttft_ms else DASH,
-            tpot=latency(c.tpot_ms.median) if c.tpot_ms else DASH,
-            status=c.status,
-        )
-        for c, label in ordered
+        ConfigRow(labels[i], gpus[i], concurrency[i], *figures[i], status[i]) for i in ordered
     )
-    return SweepReport(run, facts, rows)
+    return SweepReport(run, facts, rows, figures)

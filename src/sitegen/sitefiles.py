@@ -102,6 +102,9 @@ class SiteFiles:
             if real in seen:  # a folder reached twice (a link to a parent): walked once
                 continue
             seen.add(real)
+            # a regular file (not a link) in a folder that resolves inside an input folder is
+            # inside it too: the folder's check stands for the file's, with no stat of its own
+            folder_ok = any(_inside(real, region) for region in self.regions)
             try:
                 entries = sorted(os.scandir(here), key=lambda e: e.name)
             except OSError as exc:
@@ -114,6 +117,8 @@ class SiteFiles:
                         pending.append(path)
                 elif not wanted(path):
                     continue
+                elif folder_ok and entry.is_file(follow_symlinks=False):
+                    found.append(path)  # the directory entry's type: no stat needed
                 elif entry.is_symlink() and not os.path.lexists(os.path.realpath(path)):
                     problems.add(Problem(self.rel(path), None, "", BROKEN))
                 elif self.check(path, problems):

@@ -13,6 +13,7 @@ import dataclasses
 from dataclasses import dataclass
 
 from .records import Site
+from .records.columnar import ConfigTable
 from .records.model import SweepRun
 from .tables import WorkloadSummary, summarise
 
@@ -52,7 +53,7 @@ class SummaryMemo:
             elif pair in todo:  # no ok config: a pair of failed runs has no summary
                 summaries = []
             else:
-                summaries = _moved(self._pairs[pair], starts)
+                summaries = _moved(self._pairs[pair], starts, site.table)
             kept[pair] = _Kept(fingerprints[pair], starts, summaries)
             if summaries:
                 out[pair] = summaries
@@ -68,11 +69,10 @@ def _runs_of(site: Site, pairs: set[Pair]) -> tuple:
     return tuple(r for r in site.runs if (r.model, r.gpu) in pairs)
 
 
-def _moved(kept: _Kept, starts: dict[str, int]) -> list[WorkloadSummary]:
-    """The kept summaries with their points' table rows moved to where their runs are now."""
+def _moved(kept: _Kept, starts: dict[str, int], table: ConfigTable) -> list[WorkloadSummary]:
+    """The kept summaries reading the points of `table`, the new site's, their rows moved to
+    where their runs are now (the old table is not kept alive by them)."""
     shift = {run: starts[run] - start for run, start in kept.starts.items()}
-    if not any(shift.values()):
-        return kept.summaries
     return [
         dataclasses.replace(
             s,
@@ -80,8 +80,10 @@ def _moved(kept: _Kept, starts: dict[str, int]) -> list[WorkloadSummary]:
                 dataclasses.replace(
                     c,
                     point_rows=tuple(
-                        row + shift[p["run"]] for row, p in zip(c.point_rows, c.points, strict=True)
+                        row + shift[run]
+                        for row, run in zip(c.point_rows, c.point_runs, strict=True)
                     ),
+                    table=table,
                 )
                 for c in s.curves
             ),

@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import bisect
-import contextlib
 import datetime as dt
-import gc
 import itertools
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -15,6 +13,7 @@ import pandas as pd
 
 from . import energy, frontier
 from .energy import Energy, Power
+from .gcpause import paused
 from .records import Site, SweepRun
 from .records.columnar import ConfigTable, run_rows
 
@@ -56,15 +55,58 @@ class CurveRung:
 
 @dataclass(frozen=True)
 class CurveSummary:
+    """One engine x precision of a summary. Its points (every ok config of its current runs)
+    are read from the site's config table when a page asks for them, not kept: they were
+    half of a big site's summaries' memory, and only the pair's own page shows them."""
+
     engine: str
     precision: str
     frontier: tuple[frontier.Point, ...]
-    points: tuple[dict, ...]  # every ok config of the curve's current runs
     point_rows: tuple[int, ...] = ()  # each point's row in the site's config table
+    point_runs: tuple[str, ...] = ()  # each point's run id
     point_dates: tuple[str, ...] = ()  # each point's run date, ISO
     history: tuple[HistoryPoint, ...] = ()
     frontier_power_w: tuple[float | None, ...] = ()  # measured power of each frontier point
     rungs: tuple[CurveRung, ...] = ()  # at each of rung_targets(site)
+    table: ConfigTable | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def points(self) -> list[dict]:
+        """The points as data.json lists them, in the summary's order."""
+        if self.table is None or not self.point_rows:
+            return []
+        return point_dicts(self.table, self.point_rows, self.point_runs)
+
+
+def point_dicts(table: ConfigTable, rows: Sequence[int], runs: Sequence[str]) -> list[dict]:
+    """The configs at table `rows` (of runs `runs`) as points: the same numbers, by the same
+    float operations, as the summary's order computed them."""
+    at = np.asarray(rows, dtype=np.int64)
+    columns = table.columns
+    tpot = columns["tpot_ms"][at]
+    return [
+        {
+            "interactivity": x,
+            "throughput_per_gpu": y,
+            "concurrency": concurrency,
+            "gpus": gpus,
+            "tp": None if tp != tp else int(tp),
+            "ttft_ms": ttft,
+            "tpot_ms": tpot_ms,
+            "run": run,
+        }
+        for x, y, concurrency, gpus, tp, ttft, tpot_ms, run in zip(
+            (1000.0 / tpot).tolist(),  # as SweepConfig's: NaN without TPOT
+            columns["throughput_per_gpu"][at].tolist(),
+            columns["concurrency"][at].astype(np.int64).tolist(),
+            columns["gpus"][at].astype(np.int64).tolist(),
+            columns["tp"][at].tolist(),
+            columns["ttft_ms"][at].tolist(),
+            tpot.tolist(),
+            runs,
+            strict=True,
+        )
+    ]
 
 
 @dataclass(frozen=True)
@@ -117,6 +159,7 @@ class _Configs:
         self._front_y = throughput[order][on].tolist()
         self._spans = (group[starts].tolist(), edges, np.searchsorted(on, edges).tolist())
         self.sweeps = sweeps
+        self.table = table
         self.run = run[order].tolist()  # each config's sweep, as its position in `sweeps`
         ids = np.empty(len(sweeps), dtype=object)
         ids[:] = [r.id for r in sweeps]
@@ -416,12 +459,13 @@ def _curve_summary(
     return CurveSummary(
         *curve.key[3:],
         front,
-        tuple(configs.points(now.ok)),
         point_rows=tuple(configs.table_rows[now.ok.start : now.ok.stop]),
+        point_runs=tuple(configs.run_ids[now.ok.start : now.ok.stop]),
         point_dates=(now.date.isoformat(),) * len(now.ok),
         history=history,
         frontier_power_w=power_w,
         rungs=make.curve_rungs(front, power_w, read, targets),
+        table=configs.table,
     )
 
 
@@ -478,19 +522,6 @@ def _workloads(configs: _Configs) -> Iterator[list[_Curve]]:
         yield list(curves)
 
 
-@contextlib.contextmanager
-def _no_cycle_collection() -> Iterator[None]:
-    """Python's cycle collector paused: summarise makes many objects and no cycles, and each
-    full collection would walk them all (a quarter of its time on a 2,000-pair site)."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
-
-
 def summarise(site: Site) -> dict[tuple[str, str], list[WorkloadSummary]]:
     """(model, gpu) -> its workloads' summaries, the default workload first.
 
@@ -502,7 +533,7 @@ def summarise(site: Site) -> dict[tuple[str, str], list[WorkloadSummary]]:
     pairs: dict[tuple[str, str], list[WorkloadSummary]] = {}
     if not sweeps or site.table is None or not any(len(r.configs) for r in sweeps):
         return pairs
-    with _no_cycle_collection():
+    with paused():  # summarise makes many objects and no cycles
         configs = _Configs(sweeps, site.table)
         quote = _Quoting(site.table, configs)
         for curves in _workloads(configs):

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from .cache import ChartCache
 from .envelope_chart import draw_envelopes, envelope_chart_data
-from .frontier_chart import draw_frontier, frontier_chart_data, run_chart_data
+from .frontier_chart import draw_frontier, frontier_chart_data
 from .history_chart import draw_history, history_chart_data, history_rows
+from .run_chart import draw_run, run_chart_data
 from .step import Chart, draw_charts
 
 __all__ = [
@@ -21,6 +22,7 @@ __all__ = [
     "draw_envelopes",
     "draw_frontier",
     "draw_history",
+    "draw_run",
     "envelope_chart_data",
     "frontier_chart_data",
     "history_chart_data",

@@ -6,19 +6,16 @@
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
+from dataclasses import dataclass
 
-import numpy as np
-
-from .. import frontier
 from ..display import engine_name, latency, precision_name, rate, tokens
-from ..records import Site, SweepConfig, SweepRun
-from ..records.columnar import INTEGER_COLUMNS, ConfigTable
+from ..records import Site
+from ..records.columnar import parallelism_labels
 from ..tables import WorkloadSummary
 from .axes import interactivity_axis
 from .paths import curve_path
-from .series import series_attrs, styles, svg_legend
+from .series import Style, series_attrs, styles, svg_legend
 from .svg import (
     FONT,
     MUTED,
@@ -41,7 +38,7 @@ LEFT, RIGHT, BOTTOM = 72, 24, 52
 RADIUS = 5.0
 
 
-def _chart_data(
+def chart_data(
     site: Site,
     model: str,
     gpu: str,
@@ -65,44 +62,6 @@ def _chart_data(
     }
 
 
-# what SweepConfig.parallelism reads of a config
-PARALLELISM_FIELDS = (
-    "gpus",
-    "tp",
-    "pp",
-    "ep",
-    "dp",
-    "dp_attention",
-    "disagg",
-    "prefill_gpus",
-    "decode_gpus",
-    "spec_decoding",
-)
-
-
-def parallelism_labels(table: ConfigTable, rows: Sequence[int]) -> list[str]:
-    """SweepConfig.parallelism of the table's rows, from the columns it reads alone (making
-    whole configs, latencies and all, costs several times more)."""
-    index = np.asarray(rows, dtype=np.int64)
-    columns = []
-    for name in PARALLELISM_FIELDS:
-        column = table.columns[name][index]
-        values = column.tolist()
-        if column.dtype.kind == "f":  # NaN: absent; integer fields are stored as floats
-            integer = name in INTEGER_COLUMNS
-            values = [None if v != v else int(v) if integer else v for v in values]
-        columns.append(values)
-    return [_parallelism(values) for values in zip(*columns, strict=True)]
-
-
-@functools.lru_cache(maxsize=4096)  # a site has a few dozen layouts, over thousands of configs
-def _parallelism(values: tuple) -> str:
-    """The label of a config holding `values` (of PARALLELISM_FIELDS) and no figures."""
-    fields = dict(zip(PARALLELISM_FIELDS, values, strict=True))
-    no_figures = {"concurrency": 0, "throughput_per_gpu": None, "ttft_ms": None, "tpot_ms": None}
-    return SweepConfig(**no_figures, **fields).parallelism
-
-
 def frontier_chart_data(site: Site, summary: WorkloadSummary, strong: list[int]) -> dict:
     """Everything the chart shows, as plain values: the chart is a function of this alone."""
     head = summary.headline
@@ -123,7 +82,7 @@ def frontier_chart_data(site: Site, summary: WorkloadSummary, strong: list[int])
         }
         for c in summary.curves
     ]
-    return _chart_data(
+    return chart_data(
         site,
         summary.model,
         summary.gpu,
@@ -134,70 +93,27 @@ def frontier_chart_data(site: Site, summary: WorkloadSummary, strong: list[int])
     )
 
 
-def run_chart_data(site: Site, run: SweepRun, labels: Sequence[str] | None = None) -> dict | None:
-    """The chart of one sweep on its own: its ok configs, its frontier, its value at the target.
-    `labels`: each config's parallelism, in the run's order, where the caller has them."""
-    labels = [c.parallelism for c in run.configs] if labels is None else labels
-    ok = [
-        (c, label)
-        for c, label in zip(run.configs, labels, strict=True)
-        if c.ok and c.tpot_ms is not None and c.ttft_ms is not None
-    ]
-    if not ok:
-        return None
-    config = site.config
-    front = frontier.pareto_frontier(
-        frontier.Point(c.interactivity, c.throughput_per_gpu) for c, _ in ok
-    )
-    ordered = sorted(ok, key=lambda row: (row[0].interactivity, row[0].throughput_per_gpu))
-    head = frontier.value_at(front, config.headline_interactivity, config.frontier_method)
-    # the headline as the pair page says it, so that a pair of one run shares its chart
-    reached = head is not None
-    curves = [
-        {
-            "engine": run.engine,
-            "precision": run.precision,
-            "frontier": [[p.interactivity, p.throughput_per_gpu] for p in front],
-            "points": [
-                {
-                    "interactivity": c.interactivity,
-                    "throughput_per_gpu": c.throughput_per_gpu,
-                    "concurrency": c.concurrency,
-                    "gpus": c.gpus,
-                    "tp": c.tp,
-                    "ttft_ms": c.ttft_ms.median,
-                    "tpot_ms": c.tpot_ms.median,
-                    "run": run.id,
-                    "parallelism": label,
-                    "date": run.date.isoformat(),
-                }
-                for c, label in ordered
-            ],
-        }
-    ]
-    return _chart_data(
-        site,
-        run.model,
-        run.gpu,
-        run.workload,
-        (head, run.engine if reached else None, run.precision if reached else None),
-        curves,
-        [0],
-    )
-
-
 def curve_label(curve: dict) -> str:
     return f"{engine_name(curve['engine'])} {precision_name(curve['precision'])}"
 
 
-def _tip_lines(label: str, p: dict) -> list[str]:
-    """What the tooltip of point `p` of the curve named `label` says."""
+def tip_lines(label: str, p: dict, figures: Sequence[str] | None = None) -> list[str]:
+    """What the tooltip of point `p` of the curve named `label` says. `figures`: its tokens/s
+    per GPU, tokens/s per user, TTFT and TPOT as text, where the caller has them."""
+    if figures is None:
+        figures = (
+            tokens(p["throughput_per_gpu"]),
+            rate(p["interactivity"]),
+            latency(p["ttft_ms"]),
+            latency(p["tpot_ms"]),
+        )
+    throughput, interactivity, ttft, tpot = figures
     gpus = f"{p['gpus']} GPU{'s' if p['gpus'] != 1 else ''}"
     return [
         f"{label}, concurrency {p['concurrency']}",
         f"{p['parallelism']} on {gpus}",
-        f"{rate(p['interactivity'])} tok/s/user, {tokens(p['throughput_per_gpu'])} tok/s/GPU",
-        f"TTFT {latency(p['ttft_ms'])}, TPOT {latency(p['tpot_ms'])} (medians)",
+        f"{interactivity} tok/s/user, {throughput} tok/s/GPU",
+        f"TTFT {ttft}, TPOT {tpot} (medians)",
     ]
 
 
@@ -265,10 +181,20 @@ def x_values(data: dict) -> list[float]:
     return [p["interactivity"] for c in data["curves"] for p in c["points"]] + [data["target"]]
 
 
-def draw_frontier(data: dict, data_json: str | None = None) -> str:
-    """The chart as an <svg> element for inline use in a page (`data_json`: the data as
-    chart_id hashes it, where the caller has it)."""
-    chart = chart_id("fc", data, data_json)
+@dataclass(frozen=True)
+class Plot:
+    """A frontier chart drawn up to its points: its SVG so far, its scales and series."""
+
+    out: list[str]
+    x: Scale
+    y: Scale
+    styles: list[Style]
+    order: list[int]  # the curves as drawn: faint ones first, the strong ones over them
+
+
+def draw_plot(data: dict, chart: str) -> Plot:
+    """The chart with element id `chart` up to its points: axes, titles, legend, target,
+    headline and each curve's line."""
     curves = data["curves"]
     found = styles(len(curves), data["strong"])
     legend, legend_height = svg_legend(
@@ -320,16 +246,25 @@ def draw_frontier(data: dict, data_json: str | None = None) -> str:
                 f'stroke-width="{width}"/>'
             )
         out.append("</g>")
+    return Plot(out, x, y, found, order)
+
+
+def draw_frontier(data: dict, data_json: str | None = None) -> str:
+    """The chart as an <svg> element for inline use in a page (`data_json`: the data as
+    chart_id hashes it, where the caller has it)."""
+    chart = chart_id("fc", data, data_json)
+    plot = draw_plot(data, chart)
+    out, x, y, curves = plot.out, plot.x, plot.y, data["curves"]
     out.append('<g class="points">')
     tips, index = [], 0
-    for i in order:
-        curve, style = curves[i], found[i]
+    for i in plot.order:
+        curve, style = curves[i], plot.styles[i]
         on_frontier = {tuple(p) for p in curve["frontier"]}
         radius = RADIUS if style.strong else RADIUS * 0.8
         label, attrs = curve_label(curve), series_attrs(i, style)
         for p in curve["points"]:
             px, py = x(p["interactivity"]), y(p["throughput_per_gpu"])
-            lines = _tip_lines(label, p)
+            lines = tip_lines(label, p)
             # points the frontier dominates are drawn hollow
             fill = (
                 style.colour
@@ -355,10 +290,13 @@ def draw_frontier(data: dict, data_json: str | None = None) -> str:
 
 
 __all__ = [
+    "Plot",
+    "chart_data",
+    "draw_plot",
+    "tip_lines",
     "curve_label",
     "draw_frontier",
     "frontier_chart_data",
-    "run_chart_data",
     "axis_titles",
     "target_line",
     "x_title",

@@ -1,8 +1,9 @@
 """Chart drawing as a step of its own: views name their charts, this step draws them.
 
 A view holds a `Chart` (its kind and data) where its page shows a chart; `draw_charts` draws
-the charts of the pages about to be rendered, through the cache, before any template runs.
-A page left out of the step (its output kept from the last build) costs no drawing at all.
+the charts of the pages about to be rendered, through the cache (but a run report's, cheaper
+to draw than to store), before any template runs. A page left out of the step (its output
+kept from the last build) costs no drawing at all.
 """
 
 from __future__ import annotations
@@ -19,15 +20,21 @@ from .cache import ChartCache, chart_key, data_text
 from .envelope_chart import draw_envelopes
 from .frontier_chart import curve_label, draw_frontier
 from .history_chart import draw_history
+from .run_chart import draw_run
 from .series import LegendEntry, legend_entries
 from .svg import ascii_text
 
 # each draws (data, data_json=None): data_json is the data as chart_id hashes it, if known
+# (the UNCACHED kinds are drawn from their data alone)
 DRAW: dict[str, Callable] = {
     "frontier": draw_frontier,
     "history": draw_history,
     "envelopes": draw_envelopes,
+    "run": draw_run,
 }
+# drawn on every build, never cached: writing a signed entry costs more than drawing one, and
+# a run report is made again mostly when its run, and so its chart, changed
+UNCACHED = frozenset({"run"})
 
 
 def _labels(kind: str, data: dict) -> list[str | None]:
@@ -50,7 +57,7 @@ class Chart:
     kind: str
     data: dict
     svg: Markup | None = None
-    key: str = ""  # its chart cache key, once drawn
+    key: str = ""  # its chart cache key, once drawn (none for the UNCACHED kinds)
 
     def __html__(self) -> str:
         if self.svg is None:
@@ -70,7 +77,11 @@ class Chart:
     @functools.cached_property
     def log_x(self) -> bool:  # a template reads it once or twice; its data does not change
         """Whether tokens/s per user is drawn on a log axis (values spread over 10x)."""
-        xs = {"frontier": frontier_chart.x_values, "envelopes": envelope_chart.x_values}
+        xs = {
+            "frontier": frontier_chart.x_values,
+            "run": frontier_chart.x_values,
+            "envelopes": envelope_chart.x_values,
+        }
         if self.kind not in xs:
             return False
         return wants_log(xs[self.kind](self.data))
@@ -83,11 +94,18 @@ class Chart:
 def draw_charts(
     charts: Iterable[Chart], cache: ChartCache, step: Callable[[], None] = lambda: None
 ) -> None:
-    """Draw every chart not drawn yet, each through the cache; `step` after each chart."""
+    """Draw every chart not drawn yet, each through the cache (but the UNCACHED kinds); `step`
+    after each chart."""
     for chart in charts:
         if chart.svg is None:
-            text = data_text(chart.data)  # the data's JSON, written once for key and id
-            chart.key = chart_key(chart.kind, chart.data, text)
-            draw = functools.partial(DRAW[chart.kind], data_json=ascii_text(text))
-            chart.svg = Markup(cache.get_or_draw(chart.kind, chart.data, draw, chart.key))
+            chart.svg = Markup(_draw(chart, cache))
         step()
+
+
+def _draw(chart: Chart, cache: ChartCache) -> str:
+    if chart.kind in UNCACHED:
+        return DRAW[chart.kind](chart.data)
+    text = data_text(chart.data)  # the data's JSON, written once for key and id
+    chart.key = chart_key(chart.kind, chart.data, text)
+    draw = functools.partial(DRAW[chart.kind], data_json=ascii_text(text))
+    return cache.get_or_draw(chart.kind, chart.data, draw, chart.key)

@@ -208,13 +208,22 @@ def svg_start(
     ]
 
 
-def tooltip(index: int, px: float, py: float, lines: list[str], box: tuple[float, float]) -> str:
-    """A box of text beside a point, hidden until the point is hovered or focused (CSS)."""
-    width = 12 + 7.0 * max(map(len, lines))
+def _tip_box(
+    px: float, py: float, lines: list[str], box: tuple[float, float]
+) -> tuple[float, float, int, int]:
+    """Where the tip of a point at (px, py) goes: beside it, inside `box` (its right and bottom
+    edges): its left, top, width and height."""
+    width = 12 + 7 * max(map(len, lines))  # whole pixels
     height = 10 + 16 * len(lines)
     right, bottom = box
     tx = px + 10 if px + 10 + width < right else px - 10 - width
     ty = min(max(py - height / 2, 4), bottom - height - 4)
+    return tx, ty, width, height
+
+
+def tooltip(index: int, px: float, py: float, lines: list[str], box: tuple[float, float]) -> str:
+    """A box of text beside a point, hidden until the point is hovered or focused (CSS)."""
+    tx, ty, width, height = _tip_box(px, py, lines, box)
     span, first_y = f'<tspan x="{num(tx + 6)}" y="', ty + 19
     spans = "".join(
         [f'{span}{num(first_y + 16 * i)}">{text(line)}</tspan>' for i, line in enumerate(lines)]
@@ -241,4 +250,36 @@ def tooltip_css(chart_id: str, count: int) -> str:
         "</style>"
         if count
         else ""
+    )
+
+
+@functools.lru_cache(maxsize=8)  # a chart's tips have one count of lines
+def _tip_text(count: int) -> str:
+    """A tip's text of `count` lines, each placed inside its box (tip() moves the box, not the
+    lines), with a hole for each line."""
+    spans = "".join(f'<tspan x="6" y="{19 + 16 * i}">%s</tspan>' for i in range(count))
+    return f"<text>{spans}</text>"
+
+
+def tip(px: float, py: float, lines: list[str], box: tuple[float, float]) -> str:
+    """A box of text beside a point, right after the point and hidden until it is hovered or
+    focused: one rule set for every tip of a chart (shared_tip_css), none for each."""
+    tx, ty, width, height = _tip_box(px, py, lines, box)
+    return (
+        f'<g class="tip" visibility="hidden" transform="translate({num(tx)},{num(ty)})">'
+        f'<rect width="{width}" height="{height}" rx="4"/>'
+        f"{_tip_text(len(lines)) % tuple(map(text, lines))}</g>"
+    )
+
+
+def shared_tip_css(chart_id: str, colour: str) -> str:
+    """Show the tip after a point while the point is hovered or has keyboard focus, and draw
+    the tips (tip()); the points' focus ring is in `colour`. Scoped to one chart."""
+    c = f"#{chart_id}"
+    family = FONT.removeprefix('font-family="').removesuffix('"')
+    return (
+        f"<style>{c} .pt:hover+.tip,{c} .pt:focus+.tip{{visibility:visible}}"
+        f"{c} .pt{{cursor:pointer}}{c} .pt:focus{{outline:none;stroke:{colour};stroke-width:3}}"
+        f"{c} .tip{{pointer-events:none}}{c} .tip rect{{fill:#ffffff;stroke:{AXIS}}}"
+        f"{c} .tip text{{font-family:{family};font-size:12px;fill:{TEXT}}}</style>"
     )

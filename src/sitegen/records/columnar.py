@@ -11,6 +11,7 @@ only for the page that shows them.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -257,11 +258,19 @@ class ConfigTable:
         """The configs of rows start..stop, made afresh (a page's, for as long as it needs them)."""
         return self.at(slice(start, stop))
 
-    def at(self, rows: slice | Sequence[int]) -> list[SweepConfig]:
-        """The configs of the given rows, in that order."""
+    def values(
+        self, rows: slice | Sequence[int], names: Sequence[str] = COLUMNS
+    ) -> dict[str, list]:
+        """Python values of the given rows, one list per column of `names`: absent as None,
+        integers as int (a SweepConfig's fields, latencies flattened)."""
         if not isinstance(rows, slice):
             rows = np.asarray(rows, dtype=np.int64)
-        cells = {name: _plain(col[rows]) for name, col in self.columns.items()}
+        columns = self.columns
+        return {name: _plain(columns[name][rows], name in INTEGER_COLUMNS) for name in names}
+
+    def at(self, rows: slice | Sequence[int]) -> list[SweepConfig]:
+        """The configs of the given rows, in that order."""
+        cells = self.values(rows)
         fields: list[list] = []
         for spec in CONFIG_SPEC:
             if spec.kind == LATENCY:
@@ -272,8 +281,6 @@ class ConfigTable:
                         for m, *rest in zip(*parts, strict=True)
                     ]
                 )
-            elif spec.kind == INTEGER:
-                fields.append([None if v is None else int(v) for v in cells[spec.name]])
             else:
                 fields.append(cells[spec.name])
         names = [spec.name for spec in CONFIG_SPEC]
@@ -283,9 +290,11 @@ class ConfigTable:
         ]
 
 
-def _plain(column: np.ndarray) -> list:
-    """Python values of a column: NaN (absent) as None."""
+def _plain(column: np.ndarray, integer: bool = False) -> list:
+    """Python values of a column: NaN (absent) as None; `integer`: its numbers as int."""
     values = column.tolist()
+    if integer:
+        return [None if v != v else int(v) for v in values]
     if column.dtype.kind == "f":
         return [None if v != v else v for v in values]
     return values
@@ -336,3 +345,64 @@ class ConfigRows(Sequence[SweepConfig]):
 
     def __repr__(self) -> str:
         return f"ConfigRows({len(self)} configs)"
+
+
+# -- a run's configs as values -----------------------------------------------------------------
+
+# what SweepConfig.parallelism reads of a config
+PARALLELISM_FIELDS = (
+    "gpus",
+    "tp",
+    "pp",
+    "ep",
+    "dp",
+    "dp_attention",
+    "disagg",
+    "prefill_gpus",
+    "decode_gpus",
+    "spec_decoding",
+)
+
+
+def parallelism_labels(table: ConfigTable, rows: Sequence[int]) -> list[str]:
+    """SweepConfig.parallelism of the table's rows, from the columns it reads alone (making
+    whole configs, latencies and all, costs several times more)."""
+    return _labels(table.values(rows, PARALLELISM_FIELDS))
+
+
+def _labels(values: dict[str, list]) -> list[str]:
+    columns = [values[name] for name in PARALLELISM_FIELDS]
+    return [_parallelism(config) for config in zip(*columns, strict=True)]
+
+
+@functools.lru_cache(maxsize=4096)  # a site has a few dozen layouts, over thousands of configs
+def _parallelism(values: tuple) -> str:
+    """The label of a config holding `values` (of PARALLELISM_FIELDS) and no figures."""
+    fields = dict(zip(PARALLELISM_FIELDS, values, strict=True))
+    no_figures = {"concurrency": 0, "throughput_per_gpu": None, "ttft_ms": None, "tpot_ms": None}
+    return SweepConfig(**no_figures, **fields).parallelism
+
+
+@dataclass(frozen=True)
+class ConfigValues:
+    """A sweep's configs in its order as Python values, one list per column of the table
+    (ConfigTable.values), with what SweepConfig derives of each: what a run report, its chart
+    and its data.json read, made once and without an object per config."""
+
+    columns: dict[str, list]
+    parallelism: list[str]
+    interactivity: list[float | None]  # 1000 / median TPOT; None without a TPOT
+
+    @classmethod
+    def of(cls, configs: Sequence[SweepConfig]) -> ConfigValues:
+        """The values of a run's configs: rows of the site's table, or configs as objects."""
+        if isinstance(configs, ConfigRows):
+            columns = configs.table.values(slice(configs.start, configs.stop))
+        else:
+            columns = ConfigTable(columns_of(configs)).values(slice(None))
+        tpot = columns["tpot_ms"]  # the median
+        interactivity = [None if t is None else 1000.0 / t for t in tpot]
+        return cls(columns, _labels(columns), interactivity)
+
+    def __len__(self) -> int:
+        return len(self.parallelism)

@@ -77,6 +77,7 @@ class Rebuilder:
         self._changes: queue.Queue[set[str] | None] = queue.Queue()
         self._thread: threading.Thread | None = None
         self._records: dict[str, JobRecord] = {}  # the jobs of the last good build
+        self._checked: str | None = None  # the digest of its output paths, which passed
         self._summaries = SummaryMemo()  # a pair whose runs did not change is not summarised
 
     def build_now(self, trigger: Iterable[str] = ()) -> BuildReport:
@@ -111,10 +112,10 @@ class Rebuilder:
     def _render(self, last: dict[str, bytes]) -> tuple[dict[str, bytes], Problems]:
         """The site's files; a page whose inputs did not change since the last good build is
         not made again: its bytes are taken from that build."""
-        reuse = Reuse(self._records, last.__contains__)
+        reuse = Reuse(self._records, last.__contains__, self._checked)
         rendered = render_outputs(self.site_root, reuse=reuse, memo=self._summaries)
         files = {rel: last[rel] if data is KEPT else data for rel, data in rendered.files.items()}
-        self._records = rendered.jobs
+        self._records, self._checked = rendered.jobs, rendered.checked
         return files, rendered.problems
 
     def notify(self, changes: set[str]) -> None:

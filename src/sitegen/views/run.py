@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
@@ -10,9 +9,10 @@ from markupsafe import Markup
 
 from .. import display
 from ..charts import Chart, run_chart_data
-from ..datafiles import pair_route, run_json, to_json
+from ..datafiles import pair_route, run_data_json
 from ..importers.credits import Credit, credits_for
-from ..records import MatrixRun, Run, SweepRun
+from ..records import MatrixRun, Run
+from ..records.columnar import ConfigValues
 from ..runs import matrix_report, run_route, sweep_report
 from .page import DataFile, Page, View
 from .sources import Sources
@@ -31,23 +31,21 @@ class RunView(View):
 
 
 def run_outputs(src: Sources, run: Run) -> tuple[Page, DataFile]:
-    """The run's page and its data.json, from one materialised copy of its configs."""
+    """The run's page and its data.json, from one reading of its configs (as values)."""
     site = src.site
-    if isinstance(run, SweepRun):  # its configs made from the table once for both
-        run = dataclasses.replace(run, configs=tuple(run.configs))
     model, gpu = site.models[run.model], site.gpus[run.gpu]
     chart = None
-    labels = None  # a sweep's configs' parallelism, worked out once for the three readers
+    configs = None  # a sweep's configs, read from the table once for the three readers
     if isinstance(run, MatrixRun):
         report: Any = matrix_report(run, site)
         title = run.title
     else:
-        labels = [c.parallelism for c in run.configs]
-        report = sweep_report(run, site, labels)
+        configs = ConfigValues.of(run.configs)
+        report = sweep_report(run, site, configs)
         engine = f"{display.engine_name(run.engine)} {display.precision_name(run.precision)}"
         title = f"{model.name} on {gpu.name}, {engine}, measured by {run.source}"
-        if (data := run_chart_data(site, run, labels)) is not None:
-            chart = Chart("frontier", data)
+        if (data := run_chart_data(site, run, configs, report.figures)) is not None:
+            chart = Chart("run", data)
     values = {"model": model, "gpu": gpu, "run": run, "site": src.site_values()}
     view = RunView(
         report=report,
@@ -67,5 +65,5 @@ def run_outputs(src: Sources, run: Run) -> tuple[Page, DataFile]:
         lastmod=run.date.isoformat(),
         charts=(chart,) if chart is not None else (),
     )
-    data_json = to_json(run_json(report.run, labels))
+    data_json = run_data_json(report.run, configs)
     return page, DataFile(run_route(run.id) + "data.json", data_json)

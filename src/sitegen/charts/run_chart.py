@@ -1,0 +1,134 @@
+"""A run report's chart: the frontier chart of one sweep's ok configs (frontier_chart.py draws
+its axes and curve), with lighter points than a model x GPU page's.
+
+Each point is drawn twice: as a marker, under every tip, and as a transparent hit area that
+takes the hover and the keyboard focus, followed by its tip; one rule set shows the tip after
+a hovered or focused point. The hit areas and tips come after every marker, so a tip is never
+drawn under another point. The chart is drawn on each build, not cached: a signed cache
+entry cost more to write than the chart to draw, and a report is made again mostly when its
+run changed, and its chart with it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+
+from .. import frontier
+from ..records import Site, SweepRun
+from ..records.columnar import ConfigValues
+from ..runs import Figures, config_figures
+from .frontier_chart import (
+    BOTTOM,
+    HEIGHT,
+    RADIUS,
+    RIGHT,
+    WIDTH,
+    chart_data,
+    curve_label,
+    draw_plot,
+    tip_lines,
+)
+from .svg import marker, shared_tip_css, text, tip
+
+TIP_BOX = (WIDTH - RIGHT, HEIGHT - BOTTOM)
+
+
+def run_chart_data(
+    site: Site,
+    run: SweepRun,
+    values: ConfigValues | None = None,
+    figures: Sequence[Figures] | None = None,
+) -> dict | None:
+    """The chart of one sweep on its own: its ok configs, its frontier, its value at the target.
+    `values`, `figures`: the run's configs as values and their figures as its report writes
+    them (runs.config_figures), where the caller has them."""
+    v = ConfigValues.of(run.configs) if values is None else values
+    figures = config_figures(v) if figures is None else figures
+    columns = v.columns
+    status, throughput = columns["status"], columns["throughput_per_gpu"]
+    ttft, tpot, interactivity = columns["ttft_ms"], columns["tpot_ms"], v.interactivity
+    ok = [
+        i
+        for i in range(len(v))
+        if status[i] == "ok" and tpot[i] is not None and ttft[i] is not None
+    ]
+    if not ok:
+        return None
+    config = site.config
+    front = frontier.pareto_frontier(frontier.Point(interactivity[i], throughput[i]) for i in ok)
+    ordered = sorted(ok, key=lambda i: (interactivity[i], throughput[i]))
+    head = frontier.value_at(front, config.headline_interactivity, config.frontier_method)
+    reached = head is not None  # the headline as the pair page says it
+    concurrency, gpus, labels = columns["concurrency"], columns["gpus"], v.parallelism
+    curves = [
+        {
+            "engine": run.engine,
+            "precision": run.precision,
+            "frontier": [[p.interactivity, p.throughput_per_gpu] for p in front],
+            "points": [
+                {
+                    "interactivity": interactivity[i],
+                    "throughput_per_gpu": throughput[i],
+                    "concurrency": concurrency[i],
+                    "gpus": gpus[i],
+                    "parallelism": labels[i],
+                    "figures": figures[i],
+                }
+                for i in ordered
+            ],
+        }
+    ]
+    data = chart_data(
+        site,
+        run.model,
+        run.gpu,
+        run.workload,
+        (head, run.engine if reached else None, run.precision if reached else None),
+        curves,
+        [0],
+    )
+    data["run"] = run.id
+    return data
+
+
+def run_chart_id(run_id: str) -> str:
+    """The chart's element id: one chart a page, named by its run (a hash, as a run id may hold
+    what a CSS selector cannot)."""
+    return "rc-" + hashlib.sha256(run_id.encode()).hexdigest()[:10]
+
+
+def draw_run(data: dict) -> str:
+    """The chart of run_chart_data as an <svg> element for inline use in a page."""
+    chart = run_chart_id(data["run"])
+    plot = draw_plot(data, chart)
+    ((curve,), (style,)) = data["curves"], plot.styles
+    label, colour, x, y = curve_label(curve), style.colour, plot.x, plot.y
+    on_frontier = {tuple(p) for p in curve["frontier"]}
+    filled, hollow, points = [], [], []
+    for p in curve["points"]:
+        px, py = x(p["interactivity"]), y(p["throughput_per_gpu"])
+        shape = marker(style.shape, px, py, RADIUS)
+        # points the frontier dominates are drawn hollow
+        xy = (p["interactivity"], p["throughput_per_gpu"])
+        (filled if xy in on_frontier else hollow).append(shape)
+        lines = tip_lines(label, p, p["figures"])
+        points.append(
+            f'<path class="pt" tabindex="0" d="{shape}" data-interactivity="{xy[0]!r}" '
+            f'data-throughput-per-gpu="{xy[1]!r}" data-concurrency="{p["concurrency"]}">'
+            f"<title>{text('; '.join(lines))}</title></path>{tip(px, py, lines, TIP_BOX)}"
+        )
+    out = plot.out
+    out.append(f'<g class="markers" stroke="{colour}" stroke-width="1.5">')
+    for shapes, fill in ((hollow, "#fff"), (filled, colour)):  # the frontier's over the rest
+        if shapes:
+            out.append(f'<path d="{"".join(shapes)}" fill="{fill}"/>')
+    out.append('</g><g class="points" fill="transparent">')
+    out += points
+    out.append("</g>")
+    out.append(shared_tip_css(chart, colour))
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+__all__ = ["draw_run", "run_chart_data", "run_chart_id"]

@@ -1,0 +1,235 @@
+"""A run report's chart: its points are data.json's ok configs, each followed by its tip, shown
+by one rule set on hover and keyboard focus, drawn over every marker, never cached."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import struct
+import xml.etree.ElementTree as ET
+import zlib
+
+import pytest
+
+from sitegen import frontier
+from sitegen.charts import Chart, ChartCache, draw_charts, run_chart_data
+from sitegen.records import SweepRun, load_site
+
+SVG = "{http://www.w3.org/2000/svg}"
+START = re.compile(r"M(-?[\d.]+),(-?[\d.]+)")
+TRANSLATE = re.compile(r"translate\((-?[\d.]+),(-?[\d.]+)\)")
+
+
+def _chart(html: str) -> ET.Element | None:
+    found = re.search(
+        r'<svg id="rc-[0-9a-f]{10}" class="chart frontier-chart".*?</svg>', html, re.S
+    )
+    return ET.fromstring(found.group(0)) if found else None
+
+
+def _charted(files: dict[str, bytes]) -> dict[str, ET.Element]:
+    """Each run report's chart by the report's folder."""
+    out = {}
+    for path, body in files.items():
+        if re.fullmatch(r"runs/[^/]+/index\.html", path):
+            svg = _chart(body.decode())
+            if svg is not None:
+                out[path.removesuffix("index.html")] = svg
+    return out
+
+
+@pytest.fixture(scope="module")
+def charts(flagship_files) -> dict[str, ET.Element]:
+    found = _charted(flagship_files[1])
+    assert len(found) > 100
+    return found
+
+
+def _points(svg: ET.Element) -> list[dict]:
+    """Each point's hit area (in the points group) with its tip, in order."""
+    (group,) = [g for g in svg.iter(f"{SVG}g") if g.get("class") == "points"]
+    children = list(group)
+    out = []
+    for el, tip in zip(children[::2], children[1::2], strict=True):
+        assert el.tag == f"{SVG}path" and el.get("class") == "pt"
+        assert tip.tag == f"{SVG}g" and tip.get("class") == "tip"
+        cx, cy = (float(v) for v in START.match(el.get("d")).groups())
+        out.append(
+            {
+                "interactivity": float(el.get("data-interactivity")),
+                "throughput_per_gpu": float(el.get("data-throughput-per-gpu")),
+                "concurrency": int(el.get("data-concurrency")),
+                "cx": cx,
+                "cy": cy,
+                "tabindex": el.get("tabindex"),
+                "title": el.find(f"{SVG}title").text,
+                "tip": [span.text for span in tip.iter(f"{SVG}tspan")],
+                "tip_hidden": tip.get("visibility") == "hidden",
+            }
+        )
+    return out
+
+
+def _markers(svg: ET.Element) -> dict[str, set[tuple[float, float]]]:
+    """Marker centres by fill: one path for the frontier's points, one for the rest."""
+    (group,) = [g for g in svg.iter(f"{SVG}g") if g.get("class") == "markers"]
+    return {
+        path.get("fill"): {(float(x), float(y)) for x, y in START.findall(path.get("d"))}
+        for path in group
+    }
+
+
+def _fit(pairs: list[tuple[float, float]]) -> tuple[float, float]:
+    (v0, p0), (v1, p1) = min(pairs), max(pairs)
+    a = (p1 - p0) / (v1 - v0)
+    return a, p0 - a * v0
+
+
+def test_every_point_is_an_ok_config_of_data_json_where_it_belongs(flagship_files, charts):
+    _, files = flagship_files
+    for route, svg in charts.items():
+        data = json.loads(files[route + "data.json"])
+        ok = [
+            c
+            for c in data["configs"]
+            if c["status"] == "ok" and c["tpot_ms"] is not None and c["ttft_ms"] is not None
+        ]
+        points = _points(svg)
+        got = sorted(
+            (p["interactivity"], p["throughput_per_gpu"], p["concurrency"]) for p in points
+        )
+        expected = sorted(
+            (c["interactivity"], c["throughput_per_gpu"], c["concurrency"]) for c in ok
+        )
+        assert got == expected, route
+        fx = math.log if svg.get("data-x-scale") == "log" else (lambda v: v)
+        if len({p["interactivity"] for p in points}) > 1 < len({p["cy"] for p in points}):
+            ax, bx = _fit([(fx(p["interactivity"]), p["cx"]) for p in points])
+            ay, by = _fit([(p["throughput_per_gpu"], p["cy"]) for p in points])
+            for p in points:
+                assert p["cx"] == pytest.approx(ax * fx(p["interactivity"]) + bx, abs=0.15)
+                assert p["cy"] == pytest.approx(ay * p["throughput_per_gpu"] + by, abs=0.15)
+        # the frontier's points filled in the curve's colour, the points it beats hollow
+        front = {
+            (q.interactivity, q.throughput_per_gpu)
+            for q in frontier.pareto_frontier(
+                frontier.Point(c["interactivity"], c["throughput_per_gpu"]) for c in ok
+            )
+        }
+        markers = _markers(svg)
+        hollow = markers.pop("#fff", set())
+        (filled,) = markers.values()
+        at = {(p["interactivity"], p["throughput_per_gpu"]): (p["cx"], p["cy"]) for p in points}
+        assert filled == {at[xy] for xy in front}, route
+        assert hollow == {at[xy] for xy in at if xy not in front}, route
+
+
+def test_each_point_takes_focus_and_says_its_tip(charts):
+    for route, svg in charts.items():
+        for p in _points(svg):
+            assert p["tabindex"] == "0"
+            assert p["tip_hidden"], route
+            assert len(p["tip"]) == 4 and p["title"] == "; ".join(p["tip"]), route
+            assert f"concurrency {p['concurrency']}" in p["tip"][0]
+
+
+def test_the_tips_are_one_rule_set_for_every_point(charts):
+    """No rule names a point: the chart's style is the same, but for its id and colour,
+    whatever its points."""
+    styles = set()
+    for svg in charts.values():
+        (style,) = svg.iter(f"{SVG}style")
+        styles.add(re.sub(r"#rc-[0-9a-f]{10}|#[0-9a-f]{6}\b", "#", style.text))
+    assert len(styles) == 1
+    (style,) = styles
+    assert "# .pt:hover+.tip" in style and "# .pt:focus+.tip" in style
+    assert not re.search(r"\.[pt]\d", style)
+
+
+def test_the_tips_come_after_every_marker(charts):
+    for svg in charts.values():
+        classes = [el.get("class") for el in svg if el.tag == f"{SVG}g"]
+        assert classes.index("markers") < classes.index("points") == len(classes) - 1
+
+
+def test_a_run_chart_is_drawn_without_the_cache(flagship, tmp_path):
+    site, _ = load_site(flagship)
+    run = next(r for r in site.runs if isinstance(r, SweepRun))
+    chart = Chart("run", run_chart_data(site, run))
+    cache = ChartCache(tmp_path / "charts")
+    draw_charts([chart], cache)
+    assert chart.svg.startswith('<svg id="rc-') and chart.key == ""
+    assert (cache.hits, cache.misses) == (0, 0) and not (tmp_path / "charts").exists()
+
+
+# -- in a browser, without JavaScript -------------------------------------------------------
+
+
+def _pixel(png: bytes) -> tuple[int, int, int]:
+    """The colour of a one-pixel PNG (its only row: every filter leaves the bytes as they are)."""
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    at, idat = 8, b""
+    while at < len(png):
+        (length,) = struct.unpack(">I", png[at : at + 4])
+        if png[at + 4 : at + 8] == b"IDAT":
+            idat += png[at + 8 : at + 8 + length]
+        at += 12 + length
+    raw = zlib.decompress(idat)
+    return raw[1], raw[2], raw[3]
+
+
+def _covered(svg: ET.Element) -> tuple[int, tuple[float, float]] | None:
+    """A point whose tip covers a later filled marker (one drawn after it in the markers'
+    order), and that marker's centre."""
+    points = _points(svg)
+    filled = [m for fill, ms in _markers(svg).items() if fill != "#fff" for m in ms]
+    for i, p in enumerate(points):
+        tip = [g for g in svg.iter(f"{SVG}g") if g.get("class") == "tip"][i]
+        tx, ty = (float(v) for v in TRANSLATE.match(tip.get("transform")).groups())
+        rect = tip.find(f"{SVG}rect")
+        w, h = float(rect.get("width")), float(rect.get("height"))
+        for cx, cy in filled:
+            if (
+                (cx, cy) != (p["cx"], p["cy"])
+                and tx + 8 < cx < tx + w - 8
+                and ty + 8 < cy < ty + h - 8
+            ):
+                return i, (cx, cy)
+    return None
+
+
+def test_a_tip_shows_on_hover_and_focus_over_every_marker(
+    flagship_files, charts, tmp_path, browser
+):
+    _, files = flagship_files
+    route, (index, centre) = next(
+        (route, found) for route, svg in sorted(charts.items()) if (found := _covered(svg))
+    )
+    page_file = tmp_path / "index.html"
+    page_file.write_bytes(files[route + "index.html"])
+    context = browser.new_context(
+        java_script_enabled=False, viewport={"width": 1100, "height": 900}
+    )
+    page = context.new_page()
+    page.goto(page_file.as_uri())
+    chart = page.locator("svg.frontier-chart")
+    points, tips = chart.locator(".pt"), chart.locator(".tip")
+    assert not any(tips.nth(i).is_visible() for i in range(tips.count()))
+    chart.scroll_into_view_if_needed()
+    box = chart.bounding_box()
+    unit = box["width"] / float(chart.get_attribute("width"))  # pixels per unit of the chart
+    x, y = box["x"] + centre[0] * unit, box["y"] + centre[1] * unit
+    clip = {"x": round(x), "y": round(y), "width": 1, "height": 1}
+    blue = _pixel(page.screenshot(clip=clip))
+    assert blue[2] > blue[0] + 60  # the marker's own colour
+    points.nth(index).hover()
+    assert [i for i in range(tips.count()) if tips.nth(i).is_visible()] == [index]
+    over = _pixel(page.screenshot(clip=clip))
+    assert over[2] < over[0] + 30, "the tip is drawn under a later marker"
+    page.mouse.move(0, 0)
+    assert not tips.nth(index).is_visible()
+    points.nth(0).focus()
+    page.keyboard.press("Tab")  # to the next point, by keyboard
+    assert [i for i in range(tips.count()) if tips.nth(i).is_visible()] == [1]
+    context.close()
