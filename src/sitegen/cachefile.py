@@ -55,21 +55,19 @@ def write_atomic(path: Path, text: str) -> None:
 
     The bytes go to a temporary file of this process beside `path` (created exclusively, so
     never one another process or a link put there; named with `path`'s suffix, so `prune`
-    removes one that a crash left), then take its name in one rename. A cold
-    build writes tens of thousands of chart entries: no folder is made, and no random name
-    drawn, unless the first try needs it.
+    removes one that a crash left), then take its name in one rename. No folder is made, and
+    no random name drawn, unless the first try needs it.
     """
     data = text.encode("utf-8")
     with contextlib.suppress(OSError):
         try:
-            # named like the entries it sits among (`prune` removes one a crash left)
-            tmp = _write_new(os.path.join(path.parent, f".tmp-{os.getpid()}-{path.name}"), data)
+            tmp = write_new(os.path.join(path.parent, f".tmp-{os.getpid()}-{path.name}"), data)
         except OSError:  # no folder yet, or a stale file of the same name: the slow way
             path.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=path.suffix)
             os.close(fd)
             os.unlink(tmp)
-            tmp = _write_new(tmp, data)
+            tmp = write_new(tmp, data)
         try:
             os.replace(tmp, path)
         except OSError:
@@ -77,9 +75,10 @@ def write_atomic(path: Path, text: str) -> None:
                 os.unlink(tmp)
 
 
-def _write_new(name: str, data: bytes) -> str:
-    """`data` in a file that did not exist (O_EXCL: never through a link planted there)."""
-    fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+def write_new(name: str | Path, data: bytes) -> str | Path:
+    """`data` in a file of a new name, readable by this user only (O_EXCL: never through a
+    link planted there); a file half written is removed."""
+    fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
     try:
         view = memoryview(data)
         while view:

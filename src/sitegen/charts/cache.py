@@ -26,7 +26,7 @@ import secrets
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from ..cachefile import prune
+from ..cachefile import prune, write_new
 from ..cachetrust import cache_folder, sign, verify
 
 HEADER = "<!-- sitegen-chart {key} {mac} -->\n"
@@ -173,8 +173,8 @@ class ChartCache:
         name = f"{os.getpid()}-{secrets.token_hex(8)}"
         with contextlib.suppress(OSError):
             self.folder.mkdir(parents=True, exist_ok=True)
-            _write_new(self.folder / f"{name}{PACK}", b"".join(parts))
-            _write_new(self.folder / f"{name}{INDEX}", json.dumps(rows).encode("utf-8"))
+            write_new(self.folder / f"{name}{PACK}", b"".join(parts))
+            write_new(self.folder / f"{name}{INDEX}", json.dumps(rows).encode("utf-8"))
             if self._places is not None:
                 self._places.update((k, (name, o, n)) for k, o, n in rows)
         self._new = {}
@@ -205,10 +205,3 @@ class ChartCache:
         self._places = None
         self.flush()
         return removed
-
-
-def _write_new(path: Path, data: bytes) -> None:
-    """A file of a new name, written where it is (never through a link)."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644)
-    with os.fdopen(fd, "wb") as out:
-        out.write(data)
