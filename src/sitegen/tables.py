@@ -194,33 +194,6 @@ class _Configs:
                 range(fronts[i], fronts[i + 1]),
             )
 
-    def points(self, span: range) -> list[dict]:
-        """The configs at `span` as data.json's `points` lists them."""
-        part = slice(span.start, span.stop)
-        return [
-            {
-                "interactivity": x,
-                "throughput_per_gpu": y,
-                "concurrency": concurrency,
-                "gpus": gpus,
-                "tp": None if tp != tp else int(tp),
-                "ttft_ms": ttft,
-                "tpot_ms": tpot,
-                "run": run,
-            }
-            for x, y, concurrency, gpus, tp, ttft, tpot, run in zip(
-                self.interactivity[part],
-                self.throughput_per_gpu[part],
-                self.concurrency[part],
-                self.gpus[part],
-                self.tp[part],
-                self.ttft_ms[part],
-                self.tpot_ms[part],
-                self.run_ids[part],
-                strict=True,
-            )
-        ]
-
     def frontier(self, points: range) -> Frontier:
         """The Pareto frontier of a span's configs, from the points on it (a span's `front`)."""
         xs, ys = self._front_x, self._front_y
@@ -321,7 +294,8 @@ class _Quoting:
 
     def config(self, at: int) -> dict:
         """A config as the page quotes it: its point, and where it comes from."""
-        (point,) = self.configs.points(range(at, at + 1))
+        configs = self.configs
+        (point,) = point_dicts(configs.table, [configs.table_rows[at]], [configs.run_ids[at]])
         sweep = self.configs.sweep(at)
         quote = dict(
             point,
