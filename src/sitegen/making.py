@@ -71,10 +71,13 @@ class Maker:
     def warm(self) -> None:
         """What every worker would make for itself, made here once before they are forked:
         every page template compiled (one that fails is left to its page, whose render
-        reports it with its line), and the card drawer's tables where cards are drawn."""
+        reports it with its line), the chart cache's indexes read, and the card drawer's
+        tables where cards are drawn."""
         for name in self.env.list_templates(filter_func=lambda name: name.endswith(".html")):
             with contextlib.suppress(jinja2.TemplateError, UnicodeDecodeError):
                 self.env.get_template(name)
+        if self.charts.folder is not None:
+            self.charts.places()
         if self.src.site.config.cards:
             cards.warm()
 

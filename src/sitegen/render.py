@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import gc
 import posixpath
 import traceback
 from pathlib import Path
@@ -14,6 +13,7 @@ import jinja2
 from markupsafe import Markup
 
 from .display import FILTERS
+from .gcpause import paused
 from .jsonhtml import json_for_html
 from .layout import SiteLayout
 from .records import Problem, Problems
@@ -162,14 +162,8 @@ def render_page(env: jinja2.Environment, page: Page, globals_: dict) -> str:
     template = env.get_template(page.template)
     # The collector would scan the many young objects of a render again and again, though
     # they die with it (about a fifth of rendering's CPU): it waits until the page is made.
-    paused = gc.isenabled()
-    if paused:
-        gc.disable()
-    try:
+    with paused():
         html = template.render(page=page, **globals_, **page.context)
-    finally:
-        if paused:
-            gc.enable()
     if (shown := page_address(html)) is not None:
         exc = NotReproducible(
             f"the page {page.path} shows an object's memory address, which changes from build "

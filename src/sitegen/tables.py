@@ -171,7 +171,6 @@ class _Configs:
         self.throughput_per_gpu = throughput[order].tolist()
         self.concurrency = columns["concurrency"][taken].astype(np.int64).tolist()
         self.gpus = columns["gpus"][taken].astype(np.int64).tolist()
-        self.tp = columns["tp"][taken].tolist()  # NaN where not given
         self.ttft_ms = columns["ttft_ms"][taken].tolist()
         self.tpot_ms = columns["tpot_ms"][taken].tolist()
         power_w = columns["power_w"][taken]

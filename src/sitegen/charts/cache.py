@@ -115,13 +115,18 @@ class ChartCache:
                 out[index.stem] = []
         return out
 
-    def _place(self, key: str) -> Place | None:
+    def places(self) -> dict[str, Place]:
+        """Where each stored entry is, read from the indexes once (a process about to fork
+        its workers reads them for all of them)."""
         if self._places is None:
             self._places = {}
             for pack, rows in self._indexes().items():
                 for k, offset, length in rows:
                     self._places.setdefault(k, (pack, offset, length))
-        return self._places.get(key)
+        return self._places
+
+    def _place(self, key: str) -> Place | None:
+        return self.places().get(key)
 
     def _raw(self, place: Place) -> str | None:
         pack, offset, length = place
