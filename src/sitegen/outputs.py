@@ -89,7 +89,9 @@ def render_outputs(
         src = Sources(site, memo.summarise(site) if memo else summarise(site), content)
         env = environment(site_root)
         nav_pages = sorted(content.pages)
-        jobs = plan_jobs(src, Keys(src, env, nav_pages))
+        with paused():  # tens of thousands of jobs and keys, no cycles
+            jobs = plan_jobs(src, Keys(src, env, nav_pages))
+        gc.freeze()  # the summaries and the plan, too, live until the build ends
         kept: dict[str, JobRecord] = {}
         to_make: list[Job] = []
         for job in jobs:

@@ -31,6 +31,13 @@ def _h(*parts: Any) -> str:
     return hashlib.blake2b(_ENCODE(parts).encode(), digest_size=20).hexdigest()
 
 
+@functools.lru_cache(maxsize=512)
+def _references(env: jinja2.Environment, source: str) -> tuple[str | None, ...]:
+    """The templates a template's source extends, includes or imports (None: a name computed
+    at render time), parsed once per process: the preview keys every build's jobs again."""
+    return tuple(jinja2.meta.find_referenced_templates(env.parse(source)))
+
+
 class Keys:
     """Key makers for one plan's jobs."""
 
@@ -59,7 +66,7 @@ class Keys:
                     continue
                 try:
                     source, _, _ = self.env.loader.get_source(self.env, current)
-                    refs = list(jinja2.meta.find_referenced_templates(self.env.parse(source)))
+                    refs = list(_references(self.env, source))
                 except (jinja2.TemplateError, UnicodeDecodeError) as exc:
                     seen[current] = repr(exc)  # rendering reports it, with its line
                     continue
