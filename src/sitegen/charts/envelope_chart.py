@@ -43,7 +43,7 @@ from .svg import (
     text,
     tick_label,
 )
-from .tips import series_tip_css, tip
+from .tips import point_with_tip, series_tip_css
 
 RADIUS = 4.5
 LABEL_CHAR_PX = 6.4  # 11 px labels
@@ -273,11 +273,11 @@ def draw_envelopes(data: dict, data_json: str | None = None) -> str:
                 f"{series['label']}, {curve_label(curve)}",
                 f"{rate(px_value)} tok/s/user, {tokens(py_value)} tok/s/GPU (a measured config)",
             ]
-            points.append(
-                f'<path class="pt" tabindex="0" d="{shape}" data-series="{i}" '
-                f'data-interactivity="{px_value!r}" data-throughput-per-gpu="{py_value!r}">'
-                f"<title>{text('; '.join(lines))}</title></path>{tip(px, py, lines, TIP_BOX)}"
+            attrs = (
+                f'data-series="{i}" data-interactivity="{px_value!r}" '
+                f'data-throughput-per-gpu="{py_value!r}"'
             )
+            points.append(point_with_tip(shape, attrs, px, py, lines, TIP_BOX))
         out += markers(series_attrs(i, style), style.colour, [], shapes, stroke_width="1")
     out.append('<g class="points" fill="transparent">')
     out += points

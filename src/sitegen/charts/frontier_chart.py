@@ -30,7 +30,7 @@ from .svg import (
     text,
     tick_label,
 )
-from .tips import series_tip_css, tip
+from .tips import point_with_tip, series_tip_css
 
 WIDTH, HEIGHT = 760, 430
 LEFT, RIGHT, BOTTOM = 72, 24, 52
@@ -269,13 +269,12 @@ def draw_frontier(data: dict, data_json: str | None = None) -> str:
             xy = (p["interactivity"], p["throughput_per_gpu"])
             # points the frontier dominates are drawn hollow
             (filled if xy in on_frontier else hollow).append(shape)
-            lines = tip_lines(label, p)
-            points.append(
-                f'<path class="pt" tabindex="0" d="{shape}" {series} '
-                f'data-interactivity="{xy[0]!r}" data-throughput-per-gpu="{xy[1]!r}" '
-                f'data-concurrency="{p["concurrency"]}">'
-                f"<title>{text('; '.join(lines))}</title></path>{tip(px, py, lines, TIP_BOX)}"
+            attrs = (
+                f'{series} data-interactivity="{xy[0]!r}" '
+                f'data-throughput-per-gpu="{xy[1]!r}" data-concurrency="{p["concurrency"]}"'
             )
+            lines = tip_lines(label, p)
+            points.append(point_with_tip(shape, attrs, px, py, lines, TIP_BOX))
         out += markers(series_attrs(i, style), style.colour, hollow, filled)
     out.append('<g class="points" fill="transparent">')
     out += points

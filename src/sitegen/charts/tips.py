@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
+from xml.sax.saxutils import escape
 
 from .svg import AXIS, FONT, TEXT, num, text, tip_box
 
@@ -30,6 +31,24 @@ def tip(px: float, py: float, lines: list[str], box: tuple[float, float]) -> str
         f'<g class="tip" visibility="hidden" transform="translate({num(tx)},{num(ty)})">'
         f'<rect width="{width}" height="{height}" rx="4"/>'
         f"{_tip_text(len(lines)) % tuple(map(text, lines))}</g>"
+    )
+
+
+def point_with_tip(
+    shape: str, attrs: str, px: float, py: float, lines: list[str], box: tuple[float, float]
+) -> str:
+    """A point's hit area, the marker() path `shape` with `attrs` (its data), titled by its
+    lines, followed by its tip (as tip() writes it): the lines escaped once for both."""
+    title = "; ".join(lines)
+    shown = lines
+    if "&" in title or "<" in title or ">" in title:
+        title, shown = escape(title), [escape(line) for line in lines]
+    tx, ty, width, height = tip_box(px, py, lines, box)  # its width: as the lines read
+    return (
+        f'<path class="pt" tabindex="0" d="{shape}" {attrs}><title>{title}</title></path>'
+        f'<g class="tip" visibility="hidden" transform="translate({num(tx)},{num(ty)})">'
+        f'<rect width="{width}" height="{height}" rx="4"/>'
+        f"{_tip_text(len(lines)) % tuple(shown)}</g>"
     )
 
 
@@ -61,4 +80,4 @@ def series_tip_css(chart_id: str, colours: Sequence[str]) -> str:
     return _tip_rules(c, f"{c} .pt:focus{{outline:none;stroke-width:3}}{rings}")
 
 
-__all__ = ["series_tip_css", "shared_tip_css", "tip"]
+__all__ = ["point_with_tip", "series_tip_css", "shared_tip_css", "tip"]
