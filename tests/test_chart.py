@@ -114,8 +114,14 @@ def test_points_say_their_config_and_take_focus(flagship_files):
         "SGLang FP4, concurrency 64; TP8 EP8 on 8 GPUs; "
         "50 tok/s/user, 12,926 tok/s/GPU; TTFT 820 ms, TPOT 20 ms (medians)"
     )
-    # the same lines in a box that CSS shows on hover and focus
-    assert ".p2:focus~.t2" in html and 'class="tip t2" visibility="hidden"' in html
+    # the same lines in a box right after the point, which CSS shows on hover and focus
+    (group,) = [g for g in _svgs(html)[0].iter(f"{SVG_NS}g") if g.get("class") == "points"]
+    children = list(group)
+    (at,) = [i for i, el in enumerate(children) if el.get("data-concurrency") == "64"]
+    tip = children[at + 1]
+    assert tip.get("class") == "tip" and tip.get("visibility") == "hidden"
+    assert [s.text for s in tip.iter(f"{SVG_NS}tspan")] == p64["title"].split("; ")
+    assert ".pt:focus+.tip" in html and ".pt:hover+.tip" in html
 
 
 def test_chart_is_described_with_axes_legend_and_target(flagship_files):
@@ -242,9 +248,12 @@ def test_measured_method_draws_steps():
 
 
 def test_dominated_points_are_hollow():
+    """A point's marker (drawn under every hit area and tip) is in the path of its fill."""
     svg = ET.fromstring(draw_frontier(_chart_data()))
+    (group,) = [g for g in svg.iter(f"{SVG_NS}g") if g.get("class") == "markers"]
+    fill_of = {d: path.get("fill") for path in group for d in re.findall(r"M[^M]+", path.get("d"))}
     fills = {
-        e.get("data-concurrency"): e.get("fill")
+        e.get("data-concurrency"): fill_of[e.get("d")]
         for e in svg.iter(f"{SVG_NS}path")
         if "pt" in e.get("class", "")
     }
@@ -381,7 +390,7 @@ def test_chart_shows_in_chromium_without_javascript(flagship_files, tmp_path, br
         chart.screenshot(path=str(shots / f"{name}-chart.png"))
         assert (shots / f"{name}-chart.png").stat().st_size > 5000
         # a tip shows when its point has keyboard focus, with no script
-        tip = page.locator("svg.frontier-chart .tip.t0").first
+        tip = page.locator("svg.frontier-chart").first.locator(".tip").first
         assert not tip.is_visible()
         points.nth(0).focus()
         assert tip.is_visible()

@@ -1,5 +1,6 @@
 """The charts in Chromium: a reader switches a series off and on, follows a comparison from a
-GPU page, and reads date labels that do not overlap; without JavaScript every series shows."""
+GPU page, and reads date labels that do not overlap; without JavaScript every series shows,
+and hovering or focusing a point of a pair's or a comparison's chart shows its own tip."""
 
 from __future__ import annotations
 
@@ -11,7 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from sitegen.display import rate, tokens
+
 PAIR = "models/m1/g1/index.html"  # three engine x precision curves, and a history
+COMPARE = "compare/g1-vs-g3/m1/index.html"  # two GPUs' envelopes
 
 
 @pytest.fixture(scope="module")
@@ -137,3 +141,48 @@ def test_date_labels_do_not_overlap_as_drawn(public, tab):
     assert boxes[0][0] >= 0 and boxes[-1][1] <= width
     for (_, right, a), (left, _, b) in zip(boxes, boxes[1:], strict=False):
         assert right + 4 <= left, (a, b)
+
+
+def _shown_tips(tips) -> list[int]:
+    return [i for i in range(tips.count()) if tips.nth(i).is_visible()]
+
+
+@pytest.mark.parametrize(
+    ("page_path", "chart_class"), [(PAIR, "frontier-chart"), (COMPARE, "envelope-chart")]
+)
+def test_a_point_shows_its_own_tip_on_hover_and_focus_without_javascript(
+    public, browser, page_path, chart_class
+):
+    """One rule set shows the tip right after the hovered or focused point: its numbers are
+    the point's own, and no other tip shows."""
+    context = browser.new_context(
+        java_script_enabled=False, viewport={"width": 1200, "height": 900}
+    )
+    page = context.new_page()
+    page.goto((public / page_path).as_uri())
+    chart = page.locator(f"svg.{chart_class}").first
+    chart.scroll_into_view_if_needed()
+    points, tips = chart.locator(".pt"), chart.locator(".tip")
+    assert points.count() == tips.count() >= 3
+    assert _shown_tips(tips) == []
+    checked = 0
+    for i in range(points.count()):
+        point = points.nth(i)
+        point.hover(force=True)  # a later point's hit area may lie over this one's edge
+        if _shown_tips(tips) != [i]:
+            continue  # covered by a later point: its tip shows, as it should
+        said = "; ".join(tips.nth(i).locator("tspan").all_text_contents())
+        assert rate(float(point.get_attribute("data-interactivity"))) + " tok/s/user" in said
+        assert tokens(float(point.get_attribute("data-throughput-per-gpu"))) + " tok/s/GPU" in said
+        if chart_class == "frontier-chart":
+            assert f"concurrency {point.get_attribute('data-concurrency')}" in said
+        assert said == point.locator("title").text_content()
+        checked += 1
+    assert checked >= points.count() // 2
+    page.mouse.move(0, 0)
+    assert _shown_tips(tips) == []
+    points.nth(0).focus()
+    assert _shown_tips(tips) == [0]
+    page.keyboard.press("Tab")  # to the next point, by keyboard
+    assert _shown_tips(tips) == [1]
+    context.close()

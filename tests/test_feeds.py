@@ -73,3 +73,46 @@ def test_hostile_text_is_escaped_and_characters_xml_refuses_are_dropped(arena):
     assert entry.find(f"{{{ATOM}}}author/{{{ATOM}}}uri") is None  # not a web link
     assert "<script>" not in text and "\x00" not in text
     assert root_el.find(f"{{{ATOM}}}updated").text == "2030-01-02T00:00:00Z"
+
+
+def _as_elementtree_writes_it(text: str) -> str:
+    """`text` read by ElementTree and written back as it wrote the feeds (one space a level)."""
+    ET.register_namespace("", ATOM)
+    feed = ET.fromstring(text.encode())
+    ET.indent(feed, space=" ")
+    return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(feed, "unicode") + "\n"
+
+
+def test_a_feed_is_written_as_elementtree_writes_it(arena):
+    """The feeds are written as text: the same characters as ElementTree's serialiser, hostile
+    strings (in attributes too), empty texts and runs without a link included."""
+    root, files = arena
+    from sitegen.records import load_site
+
+    site, _ = load_site(root, use_cache=False)
+    for name in ("feed.xml", "models/m1/feed.xml"):
+        text = files[name].decode()
+        assert _as_elementtree_writes_it(text) == text
+    runs = [
+        SweepRun(
+            id=f'x"&<{i}>',
+            path="data/runs/x.yaml",
+            kind="sweep",
+            source=source,
+            date=dt.date(2030, 1, 2 + i),
+            model="m1",
+            gpu="g1",
+            engine='a"b & <c>\t',
+            precision="fp8",
+            url=url,
+            workload="chat",
+        )
+        for i, (source, url) in enumerate(
+            [("", None), ('"q" & <t>\n  two  ', 'https://example.org/?a=1&b="2"'), ("\x7f ", "")]
+        )
+    ]
+    for title in ("T & <b>", " "):
+        text = atom_feed(site, runs, 'f"e&e<d>.xml', title, 'p"&<>')
+        assert _as_elementtree_writes_it(text) == text
+        assert "<name />" in text  # an empty source, as ElementTree writes an empty element
+    assert _as_elementtree_writes_it(atom_feed(site, [], "feed.xml", "T")).count("<entry>") == 0

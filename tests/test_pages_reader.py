@@ -312,7 +312,7 @@ def test_keyboard_reaches_a_chart_point_and_shows_its_tip(public, browser):
         pytest.fail("Tab never reached a chart point")
     outline_style = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
     assert outline_style == "solid"
-    assert page.locator("svg.frontier-chart .tip.t0").first.is_visible()
+    assert page.locator("svg.frontier-chart").first.locator(".tip").first.is_visible()
     context.close()
 
 

@@ -19,9 +19,11 @@ from .frontier_chart import (
     HEIGHT,
     LEFT,
     RIGHT,
+    TIP_BOX,
     WIDTH,
     axis_titles,
     curve_label,
+    markers,
     target_line,
     x_title,
 )
@@ -40,9 +42,8 @@ from .svg import (
     svg_start,
     text,
     tick_label,
-    tooltip,
-    tooltip_css,
 )
+from .tips import point_with_tip, series_tip_css
 
 RADIUS = 4.5
 LABEL_CHAR_PX = 6.4  # 11 px labels
@@ -260,27 +261,28 @@ def draw_envelopes(data: dict, data_json: str | None = None) -> str:
     )
     out += _stretch_labels(data, found, x, y, top)
     out.append("</g>")
-    out.append('<g class="points">')
-    tips, index = [], 0
+    points = []
     for i in order:
         series, style = all_series[i], found[i]
+        shapes = []
         for curve, px_value, py_value in _measured(series):
             px, py = x(px_value), y(py_value)
+            shape = marker(style.shape, px, py, RADIUS)
+            shapes.append(shape)
             lines = [
                 f"{series['label']}, {curve_label(curve)}",
                 f"{rate(px_value)} tok/s/user, {tokens(py_value)} tok/s/GPU (a measured config)",
             ]
-            out.append(
-                f'<path class="pt p{index}" tabindex="0" d="{marker(style.shape, px, py, RADIUS)}" '
-                f'fill="{style.colour}" stroke="{style.colour}" {series_attrs(i, style)} '
-                f'data-interactivity="{px_value!r}" data-throughput-per-gpu="{py_value!r}">'
-                f"<title>{text('; '.join(lines))}</title></path>"
+            attrs = (
+                f'data-series="{i}" data-interactivity="{px_value!r}" '
+                f'data-throughput-per-gpu="{py_value!r}"'
             )
-            tips.append(tooltip(index, px, py, lines, (WIDTH - RIGHT, HEIGHT - BOTTOM)))
-            index += 1
-    out += tips
+            points.append(point_with_tip(shape, attrs, px, py, lines, TIP_BOX))
+        out += markers(series_attrs(i, style), style.colour, [], shapes, stroke_width="1")
+    out.append('<g class="points" fill="transparent">')
+    out += points
     out.append("</g>")
-    out.append(tooltip_css(chart, index))
+    out.append(series_tip_css(chart, [style.colour for style in found]))
     out.append("</svg>")
     return "\n".join(out)
 

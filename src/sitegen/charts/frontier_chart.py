@@ -29,13 +29,13 @@ from .svg import (
     svg_start,
     text,
     tick_label,
-    tooltip,
-    tooltip_css,
 )
+from .tips import point_with_tip, series_tip_css
 
 WIDTH, HEIGHT = 760, 430
 LEFT, RIGHT, BOTTOM = 72, 24, 52
 RADIUS = 5.0
+TIP_BOX = (WIDTH - RIGHT, HEIGHT - BOTTOM)  # a tip's right and bottom edges
 
 
 def chart_data(
@@ -251,42 +251,51 @@ def draw_plot(data: dict, chart: str) -> Plot:
 
 def draw_frontier(data: dict, data_json: str | None = None) -> str:
     """The chart as an <svg> element for inline use in a page (`data_json`: the data as
-    chart_id hashes it, where the caller has it)."""
+    chart_id hashes it, where the caller has it). Each series' markers come first, then each
+    point's hit area and tip (tips.py)."""
     chart = chart_id("fc", data, data_json)
     plot = draw_plot(data, chart)
     out, x, y, curves = plot.out, plot.x, plot.y, data["curves"]
-    out.append('<g class="points">')
-    tips, index = [], 0
+    points = []
     for i in plot.order:
         curve, style = curves[i], plot.styles[i]
         on_frontier = {tuple(p) for p in curve["frontier"]}
         radius = RADIUS if style.strong else RADIUS * 0.8
-        label, attrs = curve_label(curve), series_attrs(i, style)
+        label, series = curve_label(curve), f'data-series="{i}" data-curve="{i}"'
+        filled, hollow = [], []
         for p in curve["points"]:
             px, py = x(p["interactivity"]), y(p["throughput_per_gpu"])
-            lines = tip_lines(label, p)
+            shape = marker(style.shape, px, py, radius)
+            xy = (p["interactivity"], p["throughput_per_gpu"])
             # points the frontier dominates are drawn hollow
-            fill = (
-                style.colour
-                if (p["interactivity"], p["throughput_per_gpu"]) in on_frontier
-                else "#fff"
+            (filled if xy in on_frontier else hollow).append(shape)
+            attrs = (
+                f'{series} data-interactivity="{xy[0]!r}" '
+                f'data-throughput-per-gpu="{xy[1]!r}" data-concurrency="{p["concurrency"]}"'
             )
-            out.append(
-                f'<path class="pt p{index}" tabindex="0" d="{marker(style.shape, px, py, radius)}" '
-                f'fill="{fill}" stroke="{style.colour}" stroke-width="1.5" '
-                f'{attrs} data-curve="{i}" '
-                f'data-interactivity="{p["interactivity"]!r}" '
-                f'data-throughput-per-gpu="{p["throughput_per_gpu"]!r}" '
-                f'data-concurrency="{p["concurrency"]}">'
-                f"<title>{text('; '.join(lines))}</title></path>"
-            )
-            tips.append(tooltip(index, px, py, lines, (WIDTH - RIGHT, HEIGHT - BOTTOM)))
-            index += 1
-    out += tips
+            lines = tip_lines(label, p)
+            points.append(point_with_tip(shape, attrs, px, py, lines, TIP_BOX))
+        out += markers(series_attrs(i, style), style.colour, hollow, filled)
+    out.append('<g class="points" fill="transparent">')
+    out += points
     out.append("</g>")
-    out.append(tooltip_css(chart, index))
+    out.append(series_tip_css(chart, [style.colour for style in plot.styles]))
     out.append("</svg>")
     return "\n".join(out)
+
+
+def markers(
+    attrs: str, colour: str, hollow: list[str], filled: list[str], stroke_width: str = "1.5"
+) -> list[str]:
+    """A series' markers (paths of marker()) as one group, the hollow ones under the filled
+    ones; none for a series without points."""
+    paths = "".join(
+        f'<path d="{"".join(shapes)}" fill="{fill}"/>'
+        for shapes, fill in ((hollow, "#fff"), (filled, colour))
+        if shapes
+    )
+    stroke = f'stroke="{colour}" stroke-width="{stroke_width}"'
+    return [f'<g class="markers" {attrs} {stroke}>{paths}</g>'] if paths else []
 
 
 __all__ = [
@@ -296,6 +305,7 @@ __all__ = [
     "tip_lines",
     "curve_label",
     "draw_frontier",
+    "markers",
     "frontier_chart_data",
     "axis_titles",
     "target_line",

@@ -72,28 +72,27 @@ def _pieces(
 
 
 def _smooth(pts: Sequence[Sequence[float]], start: float, end: float, x: Scale, y: Scale) -> str:
-    values: list[float] = []  # the path's numbers, written by one coords call
-    beziers = 0
-    for cuts in _pieces(tuple(map(tuple, pts)), start, end, x.log):
-        # each cut ends one Bezier and starts the next: its pixel and slope are taken once
-        u_px, yu_px, pu = _cut_pixel(cuts[0], x, y)
-        if not values:
-            values += (u_px, yu_px)
-        for cut in cuts[1:]:
-            v_px, yv_px, pv = _cut_pixel(cut, x, y)
-            third = (v_px - u_px) / 3
-            values += (u_px + third, yu_px + third * pu, v_px - third, yv_px - third * pv)
-            values += (v_px, yv_px)
-            beziers += 1
-            u_px, yu_px, pu = v_px, yv_px, pv
-    return coords(MOVE + BEZIER * beziers, values) if values else ""
-
-
-def _cut_pixel(cut: Cut, x: Scale, y: Scale) -> tuple[float, float, float]:
-    """Where a cut of a piece is drawn: x and y pixels, and the piece's slope in pixels."""
-    u, yu, su = cut
-    # slopes in pixels: dY/dX = y'(value) * dy/dx / x'(u)
-    return x(u), y(yu), su * y.slope(yu) / x.slope(u)
+    pieces = _pieces(tuple(map(tuple, pts)), start, end, x.log)
+    cuts = [cut for piece in pieces for cut in piece]
+    if not cuts:
+        return ""
+    # each cut's pixel and slope in pixels, taken once, all cuts of all pieces in one go:
+    # slopes in pixels are dY/dX = y'(value) * dy/dx / x'(u)
+    us, values = [c[0] for c in cuts], [c[1] for c in cuts]
+    px, py = x.pixels(us), y.pixels(values)
+    slopes = [
+        c[2] * dy / dx for c, dy, dx in zip(cuts, y.slopes(values), x.slopes(us), strict=True)
+    ]
+    out = [px[0], py[0]]  # the path's numbers, written by one coords call
+    at = 0  # the first cut of the piece at hand
+    for piece in pieces:
+        # each cut ends one Bezier and starts the next
+        for k in range(at, at + len(piece) - 1):
+            third = (px[k + 1] - px[k]) / 3
+            out += (px[k] + third, py[k] + third * slopes[k], px[k + 1] - third)
+            out += (py[k + 1] - third * slopes[k + 1], px[k + 1], py[k + 1])
+        at += len(piece)
+    return coords(MOVE + BEZIER * ((len(out) - 2) // 6), out)
 
 
 def _steps(pts: Sequence[Sequence[float]], start: float, end: float, x: Scale, y: Scale) -> str:

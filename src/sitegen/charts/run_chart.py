@@ -29,7 +29,8 @@ from .frontier_chart import (
     draw_plot,
     tip_lines,
 )
-from .svg import marker, shared_tip_css, text, tip
+from .svg import marker, text
+from .tips import shared_tip_css, tip
 
 TIP_BOX = (WIDTH - RIGHT, HEIGHT - BOTTOM)
 

@@ -78,6 +78,15 @@ class Scale:
         """The data value drawn at `pixel`."""
         return self.d0 + (pixel - self.p0) / (self.p1 - self.p0) * (self.d1 - self.d0)
 
+    def pixels(self, values: Sequence[float]) -> list[float]:
+        """[self(v) for v in values], by the same operations, without a call for each."""
+        p0, d0, data_span, pixel_span = self.p0, self.d0, self.d1 - self.d0, self.p1 - self.p0
+        return [p0 + (v - d0) / data_span * pixel_span for v in values]
+
+    def slopes(self, values: Sequence[float]) -> list[float]:
+        """[self.slope(v) for v in values]."""
+        return [self.slope(values[0])] * len(values) if values else []
+
 
 @dataclass(frozen=True)
 class LogScale(Scale):
@@ -100,6 +109,15 @@ class LogScale(Scale):
     def invert(self, pixel: float) -> float:
         span = self._log_span
         return math.exp(self._log_d0 + (pixel - self.p0) / (self.p1 - self.p0) * span)
+
+    def pixels(self, values: Sequence[float]) -> list[float]:
+        p0, log_d0, span, pixel_span = self.p0, self._log_d0, self._log_span, self.p1 - self.p0
+        log = math.log
+        return [p0 + (log(v) - log_d0) / span * pixel_span for v in values]
+
+    def slopes(self, values: Sequence[float]) -> list[float]:
+        pixel_span, span = self.p1 - self.p0, self._log_span
+        return [pixel_span / (span * v) for v in values]
 
 
 def nice_ticks(high: float, count: int = 5) -> list[float]:
@@ -208,7 +226,7 @@ def svg_start(
     ]
 
 
-def _tip_box(
+def tip_box(
     px: float, py: float, lines: list[str], box: tuple[float, float]
 ) -> tuple[float, float, int, int]:
     """Where the tip of a point at (px, py) goes: beside it, inside `box` (its right and bottom
@@ -222,8 +240,9 @@ def _tip_box(
 
 
 def tooltip(index: int, px: float, py: float, lines: list[str], box: tuple[float, float]) -> str:
-    """A box of text beside a point, hidden until the point is hovered or focused (CSS)."""
-    tx, ty, width, height = _tip_box(px, py, lines, box)
+    """A box of text beside a point, hidden until the point is hovered or focused (CSS), with
+    a rule of tooltip_css for each point (the history chart's; tips.py shares one rule set)."""
+    tx, ty, width, height = tip_box(px, py, lines, box)
     span, first_y = f'<tspan x="{num(tx + 6)}" y="', ty + 19
     spans = "".join(
         [f'{span}{num(first_y + 16 * i)}">{text(line)}</tspan>' for i, line in enumerate(lines)]
@@ -250,36 +269,4 @@ def tooltip_css(chart_id: str, count: int) -> str:
         "</style>"
         if count
         else ""
-    )
-
-
-@functools.lru_cache(maxsize=8)  # a chart's tips have one count of lines
-def _tip_text(count: int) -> str:
-    """A tip's text of `count` lines, each placed inside its box (tip() moves the box, not the
-    lines), with a hole for each line."""
-    spans = "".join(f'<tspan x="6" y="{19 + 16 * i}">%s</tspan>' for i in range(count))
-    return f"<text>{spans}</text>"
-
-
-def tip(px: float, py: float, lines: list[str], box: tuple[float, float]) -> str:
-    """A box of text beside a point, right after the point and hidden until it is hovered or
-    focused: one rule set for every tip of a chart (shared_tip_css), none for each."""
-    tx, ty, width, height = _tip_box(px, py, lines, box)
-    return (
-        f'<g class="tip" visibility="hidden" transform="translate({num(tx)},{num(ty)})">'
-        f'<rect width="{width}" height="{height}" rx="4"/>'
-        f"{_tip_text(len(lines)) % tuple(map(text, lines))}</g>"
-    )
-
-
-def shared_tip_css(chart_id: str, colour: str) -> str:
-    """Show the tip after a point while the point is hovered or has keyboard focus, and draw
-    the tips (tip()); the points' focus ring is in `colour`. Scoped to one chart."""
-    c = f"#{chart_id}"
-    family = FONT.removeprefix('font-family="').removesuffix('"')
-    return (
-        f"<style>{c} .pt:hover+.tip,{c} .pt:focus+.tip{{visibility:visible}}"
-        f"{c} .pt{{cursor:pointer}}{c} .pt:focus{{outline:none;stroke:{colour};stroke-width:3}}"
-        f"{c} .tip{{pointer-events:none}}{c} .tip rect{{fill:#ffffff;stroke:{AXIS}}}"
-        f"{c} .tip text{{font-family:{family};font-size:12px;fill:{TEXT}}}</style>"
     )
