@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import bisect
 import datetime as dt
 import itertools
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -134,10 +134,13 @@ class WorkloadSummary:
 
 
 class _Configs:
-    """Every sweep config of a site in summary order, as plain Python lists (one item a config).
+    """Every sweep config of a site in summary order, as numpy columns (one item a config).
 
     The order: curve (model, GPU, workload, engine, precision), run date, ok before failed,
     interactivity, throughput, then the site's own (runs by date and id, configs as recorded).
+    A span's values become Python objects only when a summary reads them (`values`): the
+    columns of half a million configs as lists were half of summarising a big site, making
+    them and freeing them.
     """
 
     def __init__(self, sweeps: list[SweepRun], table: ConfigTable) -> None:
@@ -160,26 +163,47 @@ class _Configs:
         self._spans = (group[starts].tolist(), edges, np.searchsorted(on, edges).tolist())
         self.sweeps = sweeps
         self.table = table
-        self.run = run[order].tolist()  # each config's sweep, as its position in `sweeps`
-        ids = np.empty(len(sweeps), dtype=object)
-        ids[:] = [r.id for r in sweeps]
-        self.run_ids = ids[run[order]].tolist()
+        self._day_runs = _runs_by_day(sweeps, lengths, day_of_run, len(self.day_keys))
+        self._run = run[order]  # each config's sweep, as its position in `sweeps`
+        self._ids = np.empty(len(sweeps), dtype=object)
+        self._ids[:] = [r.id for r in sweeps]
         taken = rows[order]
-        self.table_rows = taken.tolist()
-        self.indices = index[order].tolist()
-        self.interactivity = interactivity[order].tolist()
-        self.throughput_per_gpu = throughput[order].tolist()
-        self.concurrency = columns["concurrency"][taken].astype(np.int64).tolist()
-        self.gpus = columns["gpus"][taken].astype(np.int64).tolist()
-        self.ttft_ms = columns["ttft_ms"][taken].tolist()
-        self.tpot_ms = columns["tpot_ms"][taken].tolist()
         power_w = columns["power_w"][taken]
-        self.power_w = power_w.tolist()  # NaN where not measured
-        self._measured = np.flatnonzero(~np.isnan(power_w)).tolist()  # where it is, ascending
+        self._columns = {
+            "table_rows": taken,
+            "indices": index[order],
+            "interactivity": interactivity[order],
+            "throughput_per_gpu": throughput[order],
+            "concurrency": columns["concurrency"][taken].astype(np.int64),
+            "gpus": columns["gpus"][taken].astype(np.int64),
+            "ttft_ms": columns["ttft_ms"][taken],
+            "tpot_ms": columns["tpot_ms"][taken],
+            "power_w": power_w,  # NaN where not measured
+        }
+        self._measured = np.flatnonzero(~np.isnan(power_w))  # where it is, ascending
+
+    def values(self, name: str, span: range) -> list:
+        """Column `name` of the configs at positions `span`, as Python numbers."""
+        return self._columns[name][span.start : span.stop].tolist()
+
+    def value(self, name: str, at: int) -> Any:
+        """Column `name` of the config at position `at`, as a Python number."""
+        return self._columns[name][at].item()
+
+    def run_ids(self, span: range) -> list[str]:
+        """The run id of each config at positions `span`."""
+        return self._ids[self._run[span.start : span.stop]].tolist()
+
+    def run_id(self, at: int) -> str:
+        return self._ids[self._run[at]]
+
+    def day_runs(self, rank: int) -> tuple[str, ...]:
+        """The ids of the runs with configs on the (curve, date) of `rank`, sorted."""
+        return self._day_runs[rank]
 
     def sweep(self, at: int) -> SweepRun:
         """The run of the config at position `at`."""
-        return self.sweeps[self.run[at]]
+        return self.sweeps[self._run[at]]
 
     def spans(self) -> Iterator[tuple[int, bool, range, range]]:
         """(day rank, ok, positions, frontier points) of each of a curve's dates' ok configs
@@ -203,11 +227,26 @@ class _Configs:
     def frontier_power(self, front: Frontier, span: range) -> tuple:
         """The measured power per GPU of each frontier point (the first config at that point)."""
         on = self._measured
-        xs, ys, watts = self.interactivity, self.throughput_per_gpu, self.power_w
+        measured = on[np.searchsorted(on, span.start) : np.searchsorted(on, span.stop)]
+        columns = self._columns
+        xs = columns["interactivity"][measured].tolist()
+        ys = columns["throughput_per_gpu"][measured].tolist()
+        watts = columns["power_w"][measured].tolist()
         power: dict[tuple[float, float], float] = {}
-        for at in on[bisect.bisect_left(on, span.start) : bisect.bisect_left(on, span.stop)]:
-            power.setdefault((xs[at], ys[at]), watts[at])
+        for x, y, w in zip(xs, ys, watts, strict=True):
+            power.setdefault((x, y), w)
         return tuple(power.get((p.interactivity, p.throughput_per_gpu)) for p in front)
+
+
+def _runs_by_day(
+    sweeps: list[SweepRun], lengths: np.ndarray, day_of_run: np.ndarray, days: int
+) -> list[tuple[str, ...]]:
+    """For each (curve, date) rank, the ids of its sweeps that have configs, sorted."""
+    found: list[set[str]] = [set() for _ in range(days)]
+    for sweep, length, rank in zip(sweeps, lengths.tolist(), day_of_run.tolist(), strict=True):
+        if length:
+            found[rank].add(sweep.id)
+    return [tuple(sorted(ids)) for ids in found]
 
 
 def beats_the_rest(values: np.ndarray, starts: np.ndarray) -> np.ndarray:
@@ -264,9 +303,7 @@ def _days(configs: _Configs) -> Iterator[tuple[CurveKey, _Day]]:
                 ok, front = span, points
             else:
                 failed = span
-        ids = configs.run_ids
-        runs = {*ids[ok.start : ok.stop], *ids[failed.start : failed.stop]}
-        yield key, _Day(date, ok, failed, front, tuple(sorted(runs)))
+        yield key, _Day(date, ok, failed, front, configs.day_runs(rank))
 
 
 def _curves(configs: _Configs) -> Iterator[_Curve]:
@@ -288,13 +325,14 @@ class _Quoting:
         self.pending: list[tuple[dict, int]] = []
 
     def _later(self, quote: dict, at: int) -> dict:
-        self.pending.append((quote, self.configs.table_rows[at]))
+        self.pending.append((quote, self.configs.value("table_rows", at)))
         return quote
 
     def config(self, at: int) -> dict:
         """A config as the page quotes it: its point, and where it comes from."""
         configs = self.configs
-        (point,) = point_dicts(configs.table, [configs.table_rows[at]], [configs.run_ids[at]])
+        row = configs.value("table_rows", at)
+        (point,) = point_dicts(configs.table, [row], [configs.run_id(at)])
         sweep = self.configs.sweep(at)
         quote = dict(
             point,
@@ -302,7 +340,7 @@ class _Quoting:
             precision=sweep.precision,
             parallelism=PENDING,
             date=sweep.date,
-            index=self.configs.indices[at],
+            index=configs.value("indices", at),
         )
         return self._later(quote, at)
 
@@ -313,9 +351,9 @@ class _Quoting:
             "engine": sweep.engine,
             "precision": sweep.precision,
             "parallelism": PENDING,
-            "index": c.indices[at],
-            "concurrency": c.concurrency[at],
-            "gpus": c.gpus[at],
+            "index": c.value("indices", at),
+            "concurrency": c.value("concurrency", at),
+            "gpus": c.value("gpus", at),
         }
         return self._later(quote, at)
 
@@ -402,18 +440,21 @@ def rung_targets(site: Site) -> list[float]:
 
 def _headline_row(configs: _Configs, span: range, target: float) -> int | None:
     """The measured config that carries the headline: the highest throughput meeting the target."""
-    xs, ys = configs.interactivity, configs.throughput_per_gpu
-    meeting = [at for at in span if xs[at] >= target]
+    xs = configs.values("interactivity", span)
+    ys = configs.values("throughput_per_gpu", span)
+    meeting = [i for i, x in enumerate(xs) if x >= target]
     if not meeting:
         return None
-    return max(meeting, key=lambda at: (ys[at], xs[at]))
+    return span.start + max(meeting, key=lambda i: (ys[i], xs[i]))
 
 
-def _fastest(configs: _Configs, spans: list[range], latency_ms: list[float]) -> int:
-    """The config of the lowest latency among `spans`; ties to the lowest run id, then index."""
-    least = min(min(latency_ms[span.start : span.stop]) for span in spans)
-    tied = [at for span in spans for at in span if latency_ms[at] == least]
-    return min(tied, key=lambda at: (configs.run_ids[at], configs.indices[at]))
+def _fastest(configs: _Configs, spans: list[range], latency: str) -> int:
+    """The config of the lowest latency (column `latency`) among `spans`; ties to the lowest
+    run id, then index."""
+    values = [(span, configs.values(latency, span)) for span in spans]
+    least = min(min(span_values) for _, span_values in values)
+    tied = [span.start + i for span, vs in values for i, v in enumerate(vs) if v == least]
+    return min(tied, key=lambda at: (configs.run_id(at), configs.value("indices", at)))
 
 
 def _curve_summary(
@@ -432,8 +473,8 @@ def _curve_summary(
     return CurveSummary(
         *curve.key[3:],
         front,
-        point_rows=tuple(configs.table_rows[now.ok.start : now.ok.stop]),
-        point_runs=tuple(configs.run_ids[now.ok.start : now.ok.stop]),
+        point_rows=tuple(configs.values("table_rows", now.ok)),
+        point_runs=tuple(configs.run_ids(now.ok)),
         point_dates=(now.date.isoformat(),) * len(now.ok),
         history=history,
         frontier_power_w=power_w,
@@ -466,7 +507,6 @@ def summarise_workload(
     dates = [c.now.date for c in curves]
     current = {run for c in curves for run in c.now.runs}
     every = {run for c in curves for day in c.days for run in day.runs}
-    throughput = configs.throughput_per_gpu
     return WorkloadSummary(
         model=model,
         gpu=gpu,
@@ -476,13 +516,13 @@ def summarise_workload(
         precisions=tuple(sorted({c.key[4] for c in live})),
         first_date=min(dates),
         last_date=max(dates),
-        peak_throughput_per_gpu=max(max(throughput[span.start : span.stop]) for span in ok),
+        peak_throughput_per_gpu=max(max(configs.values("throughput_per_gpu", s)) for s in ok),
         ladder=tuple(ladder),
         curves=tuple(summaries.values()),
         headline=head,
         headline_config=headline_config,
-        fastest_ttft=quote.config(_fastest(configs, ok, configs.ttft_ms)),
-        fastest_tpot=quote.config(_fastest(configs, ok, configs.tpot_ms)),
+        fastest_ttft=quote.config(_fastest(configs, ok, "ttft_ms")),
+        fastest_tpot=quote.config(_fastest(configs, ok, "tpot_ms")),
         failed=tuple(quote.failed(at) for c in curves for at in c.now.failed),
         current_runs=tuple(sorted(current)),
         older_runs=tuple(sorted(every - current)),

@@ -163,9 +163,12 @@ def share_jobs(src: Sources, keys: Keys, job: Callable) -> list:
     fonts = fonts_digest()
     out = []
     cards = site.config.cards
-    runs_by_model: dict[str, list] = {}
+    facts_by_model: dict[str, list] = {}  # each run's feed facts, made once for both feeds
+    facts = []
     for run in site.runs:
-        runs_by_model.setdefault(run.model, []).append(run)
+        run_facts = entry_facts(run)
+        facts.append(run_facts)
+        facts_by_model.setdefault(run.model, []).append(run_facts)
     for model, gpu in src.pair_keys:
         carded = "pair" in cards
         key = keys.of("card", None, fonts, carded, keys.pair(model, gpu))
@@ -197,7 +200,7 @@ def share_jobs(src: Sources, keys: Keys, job: Callable) -> list:
         out.append(
             job(
                 f"feed {model}",
-                keys.of("feed", None, [entry_facts(r) for r in runs_by_model.get(model, [])]),
+                keys.of("feed", None, facts_by_model.get(model, [])),
                 lambda m=model: ([], [DataFile(model_feed_path(m), model_feed(site, m))]),
             )
         )
@@ -218,7 +221,6 @@ def share_jobs(src: Sources, keys: Keys, job: Callable) -> list:
             )
         )
     # a feed shows what its runs are, not their numbers: an edited figure leaves it as it is
-    facts = [entry_facts(r) for r in site.runs]
     out.append(
         job("feed", keys.of("feed", None, facts), lambda: ([], [DataFile(FEED, site_feed(site))]))
     )
