@@ -557,3 +557,57 @@ def test_connections_beyond_the_cap_get_503_at_once(serve_site: Path, monkeypatc
                 break
             time.sleep(0.05)
         assert status == 200
+
+
+def test_the_first_build_is_made_on_every_core_with_the_same_files(
+    serve_site: Path, monkeypatch
+) -> None:
+    from sitegen import making
+
+    alone = Rebuilder(serve_site, SiteState()).build_now().snapshot.files
+    forked: list[int] = []
+    real_make_all = making.make_all
+
+    def counting(maker, jobs, progress, workers=1):
+        forked.append(workers)
+        return real_make_all(maker, jobs, progress, workers)
+
+    monkeypatch.setattr(making, "PARALLEL_FROM_JOBS", 1)
+    monkeypatch.setattr(making, "CHUNK_JOBS", 2)
+    monkeypatch.setattr("sitegen.outputs.make_all", counting)
+    monkeypatch.setattr("sitegen.making.os.sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    with Preview(serve_site, port=0) as preview:
+        first = preview.state.current().files
+    assert forked and forked[0] == 2  # the first build, before any other thread, forked
+    assert first == alone
+
+
+def test_a_later_build_is_never_forked_beside_the_previews_threads(serve_site: Path) -> None:
+    from sitegen import making
+
+    with Preview(serve_site, port=0):
+        assert threading.active_count() > 1
+        assert making.workers_for(10**6) == 1
+
+
+def test_an_edit_made_during_the_first_build_is_rebuilt(
+    serve_site: Path, wait_until, monkeypatch
+) -> None:
+    preview = Preview(serve_site, port=0)
+    real_build_now = preview.rebuilder.build_now
+
+    def build_then_edit(*args, **kwargs):
+        report = real_build_now(*args, **kwargs)
+        if preview.rebuilder.builds == 1:  # as if saved while the first build ran
+            (serve_site / FAQ).write_text(
+                "---\nquestion: Was the server warmed up?\n---\nEdited while it built.\n"
+            )
+        return report
+
+    monkeypatch.setattr(preview.rebuilder, "build_now", build_then_edit)
+    with preview:
+        assert b"Edited while it built." not in request(preview, PAIR).body
+        wait_until(
+            lambda: b"Edited while it built." in request(preview, PAIR).body,
+            what="the rebuild of an edit made during the first build",
+        )

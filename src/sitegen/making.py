@@ -13,6 +13,7 @@ import contextlib
 import gc
 import multiprocessing
 import os
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -126,6 +127,8 @@ def workers_for(jobs: int) -> int:
         return 1
     if "fork" not in multiprocessing.get_all_start_methods():
         return 1  # a worker must inherit the plan: pickling views would cost more than it saves
+    if threading.active_count() > 1:
+        return 1  # a child forked beside other threads could inherit a lock one of them held
     return cores or 1
 
 

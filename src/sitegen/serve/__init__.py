@@ -15,12 +15,15 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
+from ..fingerprint import site_inputs
 from .rebuild import BuildReport, Rebuilder
 from .server import PreviewServer
 from .state import SiteState, Snapshot
 from .watch import SiteWatcher
 
 WATCH_READY_S = 10.0
+PREVIEW_OPTIONS = "preview"  # site_inputs' options: the same before and after the first build
+DURING_FIRST = "(files edited during the first build)"  # a rebuild's trigger, as shown
 
 __all__ = ["BuildReport", "Preview", "Snapshot"]
 
@@ -55,12 +58,21 @@ class Preview:
         return f"http://{host}:{self.port}{self.state.current().base_path}"
 
     def start(self) -> BuildReport:
-        """Build once, then serve and watch in background threads; back once all are ready."""
-        self.watcher.start()  # first, so that an edit made during the first build is seen
-        first = self.rebuilder.build_now()
+        """Build once, then serve and watch in background threads; back once all are ready.
+
+        The first build runs before any other thread, so a big site's is made on every core
+        (worker processes are forked only from a process with one thread); an edit made while
+        it ran is found by comparing the site's inputs before and after, and rebuilt.
+        """
+        before = site_inputs(self.site_root, PREVIEW_OPTIONS)
+        first = self.rebuilder.build_now(parallel=True)
+        self.watcher.start()
         self.rebuilder.start()
         if not self.watcher.wait_ready(WATCH_READY_S):
             raise RuntimeError(f"the file watcher did not start within {WATCH_READY_S} s")
+        after = site_inputs(self.site_root, PREVIEW_OPTIONS)
+        if before is None or after != before:  # changed (or unreadable) while it was built
+            self.rebuilder.notify({DURING_FIRST})
         self._serving = threading.Thread(
             target=self.server.serve_forever, args=(0.1,), name="sitegen-serve", daemon=True
         )

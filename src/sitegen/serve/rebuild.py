@@ -80,13 +80,15 @@ class Rebuilder:
         self._checked: str | None = None  # the digest of its output paths, which passed
         self._summaries = SummaryMemo()  # a pair whose runs did not change is not summarised
 
-    def build_now(self, trigger: Iterable[str] = ()) -> BuildReport:
-        """Build at once and publish the outcome; the last good files stay on failure."""
+    def build_now(self, trigger: Iterable[str] = (), parallel: bool = False) -> BuildReport:
+        """Build at once and publish the outcome; the last good files stay on failure.
+        With `parallel`, a big build makes its pages on every core (only while no other
+        thread runs: the first build, before the watcher and the server start)."""
         previous = self.state.current()
         started = time.perf_counter()
         warnings: tuple[Problem, ...] = ()
         try:
-            files, found = self._render(previous.files)
+            files, found = self._render(previous.files, parallel)
         except SiteError as exc:
             problems = sorted(exc.problems, key=lambda p: p.severity != "error")
             snapshot = replace(previous, problems=tuple(problems))
@@ -109,11 +111,15 @@ class Rebuilder:
         self.on_build(report)
         return report
 
-    def _render(self, last: dict[str, bytes]) -> tuple[dict[str, bytes], Problems]:
+    def _render(
+        self, last: dict[str, bytes], parallel: bool = False
+    ) -> tuple[dict[str, bytes], Problems]:
         """The site's files; a page whose inputs did not change since the last good build is
         not made again: its bytes are taken from that build."""
         reuse = Reuse(self._records, last.__contains__, self._checked)
-        rendered = render_outputs(self.site_root, reuse=reuse, memo=self._summaries)
+        rendered = render_outputs(
+            self.site_root, reuse=reuse, parallel=parallel, memo=self._summaries
+        )
         files = {rel: last[rel] if data is KEPT else data for rel, data in rendered.files.items()}
         self._records, self._checked = rendered.jobs, rendered.checked
         return files, rendered.problems
