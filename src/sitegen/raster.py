@@ -206,13 +206,20 @@ def stroke(
     points: Sequence[tuple[float, float]], width: float, clip: tuple[int, int, int, int]
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """A polyline `width` wide with round joins and caps, as (ys, xs, levels) of the pixels
-    it covers within `clip` (x0, y0, x1, y1: within the canvas), each pixel once.
+    it covers within `clip` (x0, y0, x1, y1: within the canvas), each pixel once; a point
+    that is not finite is left out.
 
     Each pixel's coverage is from its centre's distance to the nearest segment, as an edge
-    at that distance covers it. A frontier (in order of x) is one piece; a line that turns
-    back in x is drawn as the pieces along which x only grows or only falls, each pixel at
-    the most that one of them covers it."""
-    pts = np.array(points, float).reshape(-1, 2)
+    at that distance covers it. Each segment is measured along x never falling: a line that
+    turns back in x is taken as the pieces along which x only grows or only falls, the
+    latter reversed."""
+    with np.errstate(all="ignore"):  # huge coordinates: what overflows covers nothing
+        return _stroke(np.array(points, float).reshape(-1, 2), width / 2 + 0.5, clip)
+
+
+def _stroke(pts: np.ndarray, reach: float, clip: tuple[int, int, int, int]):
+    """stroke() of the points (n x 2), `reach` being half its width and half a pixel."""
+    pts = pts[np.isfinite(pts).all(axis=1)]
     if len(pts) > 1:  # a repeated point adds nothing
         pts = pts[np.concatenate(([True], (np.diff(pts, axis=0) != 0).any(axis=1)))]
     if not len(pts):
@@ -221,14 +228,10 @@ def stroke(
         pts = np.vstack([pts, pts])  # one point: a dot, as a round cap draws it
     pieces = _monotone(pts)
     if len(pieces) == 1:
-        return _piece(pieces[0], width, clip)
-    cover = np.zeros((clip[3] - clip[1], clip[2] - clip[0]), np.uint8)
-    for piece in pieces:
-        ys, xs, levels = _piece(piece, width, clip)
-        at = (ys - clip[1], xs - clip[0])
-        cover[at] = np.maximum(cover[at], levels)
-    ys, xs = np.nonzero(cover)
-    return ys + clip[1], xs + clip[0], cover[ys, xs]
+        return _segments(pts[:-1], pts[1:], reach, clip)
+    starts = np.concatenate([p[:-1] for p in pieces])
+    ends = np.concatenate([p[1:] for p in pieces])
+    return _segments(starts, ends, reach, clip)
 
 
 def _monotone(pts: np.ndarray) -> list[np.ndarray]:
@@ -246,65 +249,106 @@ def _monotone(pts: np.ndarray) -> list[np.ndarray]:
     return [p if p[-1, 0] >= p[0, 0] else p[::-1] for p in pieces]
 
 
-def _piece(pts: np.ndarray, width: float, clip: tuple[int, int, int, int]):
-    """stroke() of a polyline along which x never falls: the pixels of each column that the
-    line comes within reach of, each measured against the segments that reach its column."""
-    reach = width / 2 + 0.5  # a pixel whose centre is this far from the line is not touched
-    x, y = pts[:, 0], pts[:, 1]
-    col0 = max(clip[0], math.floor(x.min() - reach))
-    col1 = min(clip[2], math.ceil(x.max() + reach))
-    row0 = max(clip[1], math.floor(y.min() - reach))
-    row1 = min(clip[3], math.ceil(y.max() + reach))
-    if col0 >= col1 or row0 >= row1:
-        return _nothing()
-    ax, ay = x[:-1], y[:-1]
-    dx, dy = x[1:] - ax, y[1:] - ay
+def _segments(a: np.ndarray, b: np.ndarray, reach: float, clip: tuple[int, int, int, int]):
+    """stroke() of the segments from a[i] to b[i] (n x 2 each), in one pass: the pixels of
+    each column that a segment comes within `reach` of (a pixel whose centre is that far
+    from the line is not touched), each measured against every segment that reaches its
+    column, the nearest counting."""
+    ax, ay, bx = a[:, 0], a[:, 1], b[:, 0]
+    dx, dy = bx - ax, b[:, 1] - ay
     inverse = 1 / np.maximum(dx * dx + dy * dy, 1e-12)
-    cols = np.arange(col0, col1)
-    lo, hi = cols + (0.5 - reach), cols + (0.5 + reach)
-    # the line's extent in y over each column's reach in x: where it enters and leaves that
-    # reach, and the points within it
-    enter, leave = np.interp(lo, x, y), np.interp(hi, x, y)
-    inside = (x[None, :] >= lo[:, None]) & (x[None, :] <= hi[:, None])
-    top = np.minimum(np.minimum(enter, leave), np.where(inside, y, np.inf).min(axis=1))
-    bottom = np.maximum(np.maximum(enter, leave), np.where(inside, y, -np.inf).max(axis=1))
-    first_row = np.maximum(np.ceil(top - reach - 0.5), row0).astype(np.intp)
-    last_row = np.minimum(np.floor(bottom + reach - 0.5), row1 - 1).astype(np.intp)
-    # the segments within reach of each column
-    seg_last = np.clip(np.searchsorted(ax, hi, "right") - 1, 0, len(ax) - 1)
-    seg_first = np.minimum(np.searchsorted(x[1:], lo, "left"), seg_last)
-    count = np.maximum(last_row - first_row + 1, 0)
-    column = np.repeat(np.arange(len(cols)), count)
-    ys = np.arange(len(column)) - np.repeat(np.cumsum(count) - count - first_row, count)
-    xs = cols[column]
-    cx, cy = xs + 0.5, ys + 0.5
-    first, last = seg_first[column], seg_last[column]
-    segs = (ax, ay, dx, dy, inverse)
-    dist2 = _distance2(cx, cy, first, *segs)
-    more = np.flatnonzero(last > first)  # near a join: the next segments too
-    for step in range(1, int((last - first).max(initial=0)) + 1):
-        more = more[last[more] - first[more] >= step]
-        d2 = _distance2(cx[more], cy[more], first[more] + step, *segs)
-        dist2[more] = np.minimum(dist2[more], d2)
-    return _covered(ys, xs, reach - np.sqrt(dist2))
+    # each segment's columns: those whose centres it comes within reach of in x
+    c0 = _bounded(np.ceil(np.minimum(ax, bx) - reach - 0.5), clip[0], clip[2])
+    c1 = _bounded(np.floor(np.maximum(ax, bx) + reach - 0.5) + 1, clip[0], clip[2])
+    n = np.maximum(c1 - c0, 0)
+    seg = np.repeat(np.arange(len(ax)), n)
+    col = np.arange(len(seg)) - np.repeat(np.cumsum(n) - n - c0, n)
+    # in each, the rows of its extent in y over the column's reach in x, grown by the reach
+    sx, sy, ox, oy = dx[seg], dy[seg], ax[seg], ay[seg]
+    cx = col + 0.5
+    flat = sx == 0
+    over = 1 / np.where(flat, 1.0, sx)
+    t0 = np.where(flat, 0.0, np.minimum(np.maximum((cx - reach - ox) * over, 0.0), 1.0))
+    t1 = np.where(flat, 1.0, np.minimum(np.maximum((cx + reach - ox) * over, 0.0), 1.0))
+    y0, y1 = oy + t0 * sy, oy + t1 * sy
+    r0 = _bounded(np.ceil(np.minimum(y0, y1) - reach - 0.5), clip[1], clip[3])
+    r1 = _bounded(np.floor(np.maximum(y0, y1) + reach - 0.5) + 1, clip[1], clip[3])
+    some = np.flatnonzero(r1 > r0)
+    if not len(some):
+        return _nothing()
+    seg, col, r0, r1, cx = seg[some], col[some], r0[some], r1[some], cx[some]
+    # a column's pixels: the rows any of its segments reach, each measured against one of
+    # them here (`one`), against the others below
+    first = col.min()
+    at = col - first
+    cols = at.max() + 1
+    top, bottom = np.full(cols, clip[3]), np.full(cols, clip[1])
+    np.minimum.at(top, at, r0)
+    np.maximum.at(bottom, at, r1)
+    one = np.zeros(cols, np.intp)
+    one[at] = np.arange(len(seg))  # any one of those in the column
+    count = np.maximum(bottom - top, 0)
+    start = np.cumsum(count) - count  # the column's first pixel
+    j = seg[one]
+    cy = np.arange(count.sum(), dtype=float) - np.repeat(start - top - 0.5, count)
+    px = (first + np.arange(cols) + 0.5) - ax[j]
+    sx, sy, inv = dx[j], dy[j], inverse[j]
+    dist2 = _distance2(np.repeat(px, count), cy - np.repeat(ay[j], count), sx, sy, inv, count)
+    # the other segments of each column, over their own rows
+    other = np.flatnonzero(one[at] != np.arange(len(seg)))
+    if len(other):
+        j, at, m = seg[other], at[other], r1[other] - r0[other]
+        pixel = np.arange(m.sum()) - np.repeat(
+            np.cumsum(m) - m - (start[at] + r0[other] - top[at]), m
+        )
+        d2 = _distance2(
+            np.repeat(cx[other] - ax[j], m),
+            cy[pixel] - np.repeat(ay[j], m),
+            dx[j],
+            dy[j],
+            inverse[j],
+            m,
+        )
+        np.minimum.at(dist2, pixel, d2)
+    keep = np.flatnonzero(dist2 < _limit(reach))
+    ys = (cy[keep] - 0.5).astype(np.intp)
+    xs = np.repeat(np.arange(first, first + cols), count)[keep]
+    return ys, xs, _levels(reach, dist2[keep])
 
 
-def _distance2(cx, cy, j, ax, ay, dx, dy, inverse) -> np.ndarray:
-    """The squared distance from each centre (cx, cy) to segment j: from (ax, ay)[j], by
-    (dx, dy)[j]; `inverse` is 1 / its squared length."""
-    px, py = cx - ax[j], cy - ay[j]
-    sx, sy = dx[j], dy[j]
-    t = np.clip((px * sx + py * sy) * inverse[j], 0.0, 1.0)
+def _distance2(px, py, sx, sy, inverse, count) -> np.ndarray:
+    """The squared distances from points (px, py) from a segment's start to it, the
+    segment by (sx, sy) (`inverse` 1 / its squared length), each of these given for
+    `count` points in a row."""
+    sx, sy = np.repeat(sx, count), np.repeat(sy, count)
+    t = (px * sx + py * sy) * np.repeat(inverse, count)
+    t = np.minimum(np.maximum(t, 0.0), 1.0)
     px -= t * sx
     py -= t * sy
     return px * px + py * py
 
 
-def _covered(ys: np.ndarray, xs: np.ndarray, cover: np.ndarray):
-    """(ys, xs, levels) of the pixels whose coverage (clipped to 0-1) is a level above 0."""
-    levels = np.rint(np.clip(cover, 0.0, 1.0) * LEVELS).astype(np.uint8)
-    keep = levels > 0
-    return ys[keep], xs[keep], levels[keep]
+def _bounded(v: np.ndarray, lo: int, hi: int) -> np.ndarray:
+    """Whole numbers `v` (floats, perhaps huge or not numbers) held within [lo, hi]."""
+    return np.fmin(np.fmax(v, lo), hi).astype(np.intp)
+
+
+def _levels(reach: float, dist2: np.ndarray) -> np.ndarray:
+    """The level (0-16) at which an edge `reach` - distance away covers a pixel."""
+    return np.rint(np.minimum(np.fmax(reach - np.sqrt(dist2), 0.0), 1.0) * LEVELS).astype(np.uint8)
+
+
+@functools.cache
+def _limit(reach: float) -> float:
+    """The least squared distance that _levels gives 0 (it never rises with distance)."""
+    lo, hi = 0, int(np.array(reach * reach).view(np.int64))  # bits of floats: 16 and 0
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if _levels(reach, np.array(mid).view(float).reshape(1))[0]:
+            lo = mid
+        else:
+            hi = mid
+    return float(np.array(hi).view(float))
 
 
 def _nothing() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -312,16 +356,30 @@ def _nothing() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return empty, empty, np.zeros(0, np.uint8)
 
 
+@functools.lru_cache(maxsize=64)
+def _dash_rows(y0: int, y1: int, dash: int) -> np.ndarray:
+    """The rows of [y0, y1) that a dash `dash` on, `dash` off from y0 covers."""
+    rows = np.arange(y0, y1)
+    rows = rows[(rows - y0) // dash % 2 == 0]
+    rows.flags.writeable = False
+    return rows
+
+
 def vertical_dashes(
     x: float, width: float, y0: int, y1: int, dash: int
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """A vertical line centred on x, `width` wide, from y0 to y1 (whole pixels), dashed
-    `dash` on, `dash` off from y0: (ys, xs, levels) of its pixels."""
+    `dash` on, `dash` off from y0: (ys, xs, levels) of its pixels (none where x is not
+    finite)."""
+    if not math.isfinite(x):
+        return _nothing()
     lo, hi = x - width / 2, x + width / 2
     cols = np.arange(math.floor(lo), math.ceil(hi))
     cover = np.clip(np.minimum(cols + 1, hi) - np.maximum(cols, lo), 0.0, 1.0)
-    rows = np.array([y for y in range(y0, y1) if (y - y0) // dash % 2 == 0], np.intp)
-    return _covered(np.repeat(rows, len(cols)), np.tile(cols, len(rows)), np.tile(cover, len(rows)))
+    levels = np.rint(cover * LEVELS).astype(np.uint8)
+    cols, levels = cols[levels > 0], levels[levels > 0]
+    rows = _dash_rows(y0, y1, dash)
+    return np.repeat(rows, len(cols)), np.tile(cols, len(rows)), np.tile(levels, len(rows))
 
 
 def rounded_box(
