@@ -409,22 +409,76 @@ def test_cache_key_covers_the_code_that_writes_the_labels_and_curves():
 @pytest.mark.parametrize(
     "label", ["H100 SXM", "Modèle ünï", "tab\there", "del\x7fchar", "emoji 🚀", 'quote " \\']
 )
-def test_chart_key_and_id_read_the_data_as_json_always_did(label):
+def test_chart_id_reads_the_data_as_json_always_did(label):
     import hashlib
 
-    from sitegen.charts.cache import chart_key, code_digest, data_text
     from sitegen.charts.svg import ascii_text, chart_id
 
     data = {"b": [1.5, None, True], "a": {"label": label, "z": 2}}
-    payload = json.dumps(["frontier", code_digest(), data], sort_keys=True, ensure_ascii=False)
-    assert chart_key("frontier", data) == hashlib.sha256(payload.encode()).hexdigest()
-    text = data_text(data)
-    assert chart_key("frontier", data, text) == chart_key("frontier", data)
     digest = hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:10]
     assert chart_id("fc", data) == f"fc-{digest}"
+    text = json.dumps(data, sort_keys=True, ensure_ascii=False)
     shared = ascii_text(text)
     assert shared is None or chart_id("fc", data, shared) == f"fc-{digest}"
     assert (shared is None) == (not label.isascii() or "\x7f" in label)
+
+
+def _key_data() -> dict:
+    return {
+        "model": "Modèle ünï 🚀",
+        "curves": [
+            {"engine": "vllm", "points": [{"x": 12.5, "y": 1000.0, "c": 8, "tp": None}]},
+            {"engine": "sglang", "points": [{"x": 0.1 + 0.2, "y": 0.0, "c": 1, "tp": 8}]},
+        ],
+        "strong": [0],
+        "flag": True,
+    }
+
+
+def _changes(data: dict):
+    """Each way of changing one value of _key_data, by a little: every one draws otherwise."""
+    point = lambda d, i: d["curves"][i]["points"][0]  # noqa: E731
+    yield lambda d: point(d, 0).update(x=math.nextafter(12.5, 13))  # one ulp
+    yield lambda d: point(d, 1).update(y=-0.0)  # "-0" is drawn as "0", but the data differs
+    yield lambda d: point(d, 0).update(c=8.0)
+    yield lambda d: point(d, 0).update(tp=0)
+    yield lambda d: point(d, 1).update(tp="8")
+    yield lambda d: d.update(flag=1)
+    yield lambda d: d.update(model="Modèle üni 🚀")
+    yield lambda d: d.update(model="Modèle ünï 🚀 ")
+    yield lambda d: d["strong"].append(1)
+    yield lambda d: d["curves"].reverse()
+    yield lambda d: d["curves"][0].update(engine="vllm\x00")
+    yield lambda d: d.update(extra=None)
+
+
+def test_the_chart_key_changes_with_any_value_of_the_data_and_its_type():
+    from sitegen.charts.cache import chart_key
+
+    base = chart_key("frontier", _key_data())
+    assert chart_key("frontier", _key_data()) == base and len(base) == 64
+    assert chart_key("history", _key_data()) != base
+    keys = {base}
+    for change in _changes(_key_data()):
+        data = _key_data()
+        change(data)
+        keys.add(chart_key("frontier", data))
+    assert len(keys) == 1 + len(list(_changes(_key_data())))
+
+
+def test_the_chart_key_reads_values_not_which_objects_they_are(monkeypatch):
+    """Equal data built apart, or sharing its lists and strings, has one key (pickle's memo,
+    which would write a shared object once, is off); the drawing code is in it too."""
+    from sitegen.charts import cache as chart_cache
+
+    shared_points = [{"x": 1.5, "run": "r" * 40}]
+    shared = {"a": shared_points, "b": shared_points, "c": ["r" * 40, "r" * 40]}
+    apart = {"a": [{"x": 1.5, "run": "".join(["r"] * 40)}], "b": [{"x": 1.5, "run": "r" * 40}]}
+    apart["c"] = ["r" * 40, "".join(["r"] * 40)]
+    assert chart_cache.chart_key("frontier", shared) == chart_cache.chart_key("frontier", apart)
+    before = chart_cache.chart_key("frontier", shared)
+    monkeypatch.setattr(chart_cache, "code_digest", lambda: "0" * 64)
+    assert chart_cache.chart_key("frontier", shared) != before
 
 
 def test_parallelism_labels_are_those_of_whole_configs(flagship):

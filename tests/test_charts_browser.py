@@ -1,6 +1,7 @@
 """The charts in Chromium: a reader switches a series off and on, follows a comparison from a
 GPU page, and reads date labels that do not overlap; without JavaScript every series shows,
-and hovering or focusing a point of a pair's or a comparison's chart shows its own tip."""
+and hovering or focusing a point of a pair's charts (frontier, history) or a comparison's shows
+its own tip."""
 
 from __future__ import annotations
 
@@ -148,7 +149,8 @@ def _shown_tips(tips) -> list[int]:
 
 
 @pytest.mark.parametrize(
-    ("page_path", "chart_class"), [(PAIR, "frontier-chart"), (COMPARE, "envelope-chart")]
+    ("page_path", "chart_class"),
+    [(PAIR, "frontier-chart"), (PAIR, "history-chart"), (COMPARE, "envelope-chart")],
 )
 def test_a_point_shows_its_own_tip_on_hover_and_focus_without_javascript(
     public, browser, page_path, chart_class
@@ -172,8 +174,13 @@ def test_a_point_shows_its_own_tip_on_hover_and_focus_without_javascript(
         if _shown_tips(tips) != [i]:
             continue  # covered by a later point: its tip shows, as it should
         said = "; ".join(tips.nth(i).locator("tspan").all_text_contents())
-        assert rate(float(point.get_attribute("data-interactivity"))) + " tok/s/user" in said
-        assert tokens(float(point.get_attribute("data-throughput-per-gpu"))) + " tok/s/GPU" in said
+        throughput = tokens(float(point.get_attribute("data-throughput-per-gpu")))
+        if chart_class == "history-chart":  # a run date's value at the target
+            date = point.get_attribute("data-date")
+            assert f", run of {date}; {throughput} tok/s per GPU" in said
+        else:
+            assert rate(float(point.get_attribute("data-interactivity"))) + " tok/s/user" in said
+            assert throughput + " tok/s/GPU" in said
         if chart_class == "frontier-chart":
             assert f"concurrency {point.get_attribute('data-concurrency')}" in said
         assert said == point.locator("title").text_content()

@@ -209,3 +209,47 @@ def test_configs_of_any_values_are_written_as_their_dicts_would_be(made, notes):
     )
     assert run_data_json(run) == _expected(run)
     assert json.loads(run_data_json(run))["configs"] == [_config_dict(c) for c in rows]
+
+
+def test_a_pairs_page_and_data_json_share_one_reading_of_its_points(flagship_files, monkeypatch):
+    """pair_outputs reads each curve's points once, for the chart, its table and data.json
+    alike: what each shows is what reading them afresh for it gives."""
+    from sitegen.charts import frontier_chart_data
+    from sitegen.charts.series import strongest
+    from sitegen.content import load_content
+    from sitegen.datafiles import pair_json, to_json
+    from sitegen.records import Problems, load_site
+    from sitegen.tables import CurveSummary, summarise
+    from sitegen.views import Sources
+    from sitegen.views.pair import pair_outputs
+
+    root = flagship_files[0]
+    site, _ = load_site(root)
+    content = load_content(root, site.models, site.gpus, Problems(), {r.id for r in site.runs})
+    src = Sources(site, summarise(site), content)
+    model, gpu = max(src.pair_keys, key=lambda k: sum(len(s.curves) for s in src.summaries(*k)))
+    summaries = src.summaries(model, gpu)
+    curves = sum(len(s.curves) for s in summaries)
+    assert curves >= 3
+    fresh_charts = [
+        frontier_chart_data(site, s, strongest(src.envelope(s).leaders())) for s in summaries
+    ]
+    fresh_json = to_json(pair_json(model, gpu, summaries, src.tier))
+
+    reads = []
+    points = CurveSummary.points
+    monkeypatch.setattr(
+        CurveSummary, "points", property(lambda c: reads.append(c) or points.fget(c))
+    )
+    page, data = pair_outputs(src, model, gpu)
+    assert len(reads) == curves  # once a curve, not once for the page and once for data.json
+    assert data.data == fresh_json.encode()
+    charts = [w["chart_data"] for w in page.view.workloads]
+    assert charts == fresh_charts
+    parsed = json.loads(data.data)["workloads"]
+    for s, chart in zip(summaries, charts, strict=True):
+        for listed, drawn in zip(parsed[s.workload]["curves"], chart["curves"], strict=True):
+            assert [
+                dict(p, parallelism=q["parallelism"], date=q["date"])
+                for p, q in zip(listed["points"], drawn["points"], strict=True)
+            ] == drawn["points"]

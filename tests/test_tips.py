@@ -1,5 +1,6 @@
 """Tooltips without script (charts/tips.py): a point's tip right after it, one rule set a
-chart, every string from data escaped, and the pair and comparison charts drawn that way."""
+chart, every string from data escaped, and the pair's (frontier and history) and comparison
+charts drawn that way."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import copy
 import re
 import xml.etree.ElementTree as ET
 
-from sitegen.charts import draw_envelopes, draw_frontier
+from sitegen.charts import draw_envelopes, draw_frontier, draw_history
 from sitegen.charts.svg import text
 from sitegen.charts.tips import point_with_tip, series_tip_css, shared_tip_css, tip
 
@@ -151,3 +152,53 @@ def test_the_envelope_chart_shows_hostile_gpu_names_as_text():
     assert first == {f"{HOSTILE}, vLLM FP8", "GPU & Two, vLLM FP8"}
     (style,) = svg.iter(f"{SVG}style")
     assert style.text.count(":focus{stroke:") == 2  # a colour a GPU, none a point
+
+
+def _history_data(dates: int, engine: str = "vllm") -> dict:
+    days = [f"2026-{1 + i // 28:02d}-{1 + i % 28:02d}" for i in range(dates)]
+    return {
+        "model": "M",
+        "gpu": "G",
+        "workload": "W",
+        "target": 20,
+        "curves": [
+            {
+                "engine": e,
+                "precision": "fp8",
+                # a date that did not reach the target breaks the line and has no point
+                "points": [[d, None if i == 1 else 900.0 + 10 * i + k] for i, d in enumerate(days)],
+            }
+            for k, e in enumerate((engine, "sglang"))
+        ],
+        "order": [[engine, "fp8"], ["trt", "fp8"], ["sglang", "fp8"]],
+        "palette": [0, 2],
+        "strong": [0],
+    }
+
+
+def test_the_history_chart_shows_hostile_engine_names_as_text():
+    drawn = draw_history(_history_data(4, engine=HOSTILE))
+    assert "<script>" not in drawn and "</title><g>" not in drawn
+    svg = ET.fromstring(drawn)
+    pairs = _points_and_tips(svg)
+    assert len(pairs) == 2 * 3  # the date that did not reach the target has none
+    for point, tip_el in pairs:
+        lines = [s.text for s in tip_el.iter(f"{SVG}tspan")]
+        assert point.find(f"{SVG}title").text == "; ".join(lines)
+        date, value = point.get("data-date"), float(point.get("data-throughput-per-gpu"))
+        assert lines[0].endswith(f", run of {date}") and lines[1] == f"{value:,.0f} tok/s per GPU"
+    first = {[s.text for s in t.iter(f"{SVG}tspan")][0].split(",")[0] for _, t in pairs}
+    assert first == {f"{HOSTILE} FP8", "SGLang FP8"}
+    # a point's focus ring in its series' colour: the series are the frontier chart's
+    assert {p.get("data-series") for p, _ in pairs} == {"0", "2"}
+
+
+def test_the_history_chart_style_does_not_grow_with_its_points():
+    styles = set()
+    for dates in (3, 8, 60):
+        svg = ET.fromstring(draw_history(_history_data(dates)))
+        assert len(_points_and_tips(svg)) == 2 * (dates - 1)
+        (style,) = svg.iter(f"{SVG}style")
+        styles.add(re.sub(r"#hc-[0-9a-f]{10}", "#", style.text))
+        assert not re.search(r"\.[pt]\d", style.text)
+    assert len(styles) == 1

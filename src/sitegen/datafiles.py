@@ -109,7 +109,7 @@ def _headline_json(summary: WorkloadSummary, tier: str) -> dict:
     }
 
 
-def _workload_json(summary: WorkloadSummary) -> dict:
+def _workload_json(summary: WorkloadSummary, points: Sequence[list[dict]]) -> dict:
     return {
         "configs": summary.configs,
         "engines": list(summary.engines),
@@ -126,20 +126,39 @@ def _workload_json(summary: WorkloadSummary) -> dict:
                     {"interactivity": p.interactivity, "throughput_per_gpu": p.throughput_per_gpu}
                     for p in c.frontier
                 ],
-                "points": list(c.points),
+                "points": curve_points,
             }
-            for c in summary.curves
+            for c, curve_points in zip(summary.curves, points, strict=True)
         ],
     }
 
 
-def pair_json(model: str, gpu: str, summaries: list[WorkloadSummary], tier: str) -> dict:
+def pair_json(
+    model: str,
+    gpu: str,
+    summaries: list[WorkloadSummary],
+    tier: str,
+    points: Sequence[Sequence[list[dict]]] | None = None,
+) -> dict:
+    """A pair's data.json. `points`: of each summary, each curve's points as its `points`
+    reads them (curve_points), where the caller has them."""
+    if points is None:
+        points = curve_points(summaries)
     return {
         "model": model,
         "gpu": gpu,
         "headline": _headline_json(summaries[0], tier) if summaries else None,
-        "workloads": {s.workload: _workload_json(s) for s in summaries},
+        "workloads": {
+            s.workload: _workload_json(s, of_summary)
+            for s, of_summary in zip(summaries, points, strict=True)
+        },
     }
+
+
+def curve_points(summaries: list[WorkloadSummary]) -> list[list[list[dict]]]:
+    """Each summary's curves' points, read from the config table (each read builds them anew:
+    a pair's page and its data.json share one reading)."""
+    return [[c.points for c in s.curves] for s in summaries]
 
 
 # -- models/<model>/data.json and compare/<a>-vs-<b>/<model>/data.json ------------------------

@@ -62,9 +62,17 @@ def chart_data(
     }
 
 
-def frontier_chart_data(site: Site, summary: WorkloadSummary, strong: list[int]) -> dict:
-    """Everything the chart shows, as plain values: the chart is a function of this alone."""
+def frontier_chart_data(
+    site: Site,
+    summary: WorkloadSummary,
+    strong: list[int],
+    points: Sequence[list[dict]] | None = None,
+) -> dict:
+    """Everything the chart shows, as plain values: the chart is a function of this alone.
+    `points`: each curve's points as its `points` reads them, where the caller has them."""
     head = summary.headline
+    if points is None:
+        points = [c.points for c in summary.curves]
     curves = [
         {
             "engine": c.engine,
@@ -73,14 +81,14 @@ def frontier_chart_data(site: Site, summary: WorkloadSummary, strong: list[int])
             "points": [
                 dict(p, parallelism=label, date=date)
                 for p, label, date in zip(
-                    c.points,
+                    curve_points,
                     parallelism_labels(site.table, c.point_rows),
                     c.point_dates,
                     strict=True,
                 )
             ],
         }
-        for c in summary.curves
+        for c, curve_points in zip(summary.curves, points, strict=True)
     ]
     return chart_data(
         site,

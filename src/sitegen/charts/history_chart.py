@@ -8,7 +8,7 @@ from ..display import rate, tokens
 from ..records import Site
 from ..tables import WorkloadSummary
 from .axes import date_ticks
-from .frontier_chart import curve_label
+from .frontier_chart import curve_label, markers
 from .series import series_attrs, strongest, styles, svg_legend
 from .svg import (
     FONT,
@@ -20,15 +20,14 @@ from .svg import (
     nice_ticks,
     num,
     svg_start,
-    text,
     tick_label,
-    tooltip,
-    tooltip_css,
 )
+from .tips import point_with_tip, series_tip_css
 
 WIDTH, HEIGHT = 760, 340
 LEFT, RIGHT, BOTTOM = 72, 24, 52
 RADIUS = 5.0
+TIP_BOX = (WIDTH - RIGHT, HEIGHT - BOTTOM)  # a tip stays left of and above these
 
 
 def history_rows(summary: WorkloadSummary) -> list[dict]:
@@ -93,7 +92,8 @@ def series_index(data: dict, curve: dict) -> int:
 
 def draw_history(data: dict, data_json: str | None = None) -> str:
     """The chart as an <svg> element (`data_json`: the data as chart_id hashes it, where the
-    caller has it)."""
+    caller has it). Every line comes first, then every marker, then each point's hit area and
+    tip (tips.py)."""
     chart = chart_id("hc", data, data_json)
     curves = data["curves"]
     found = styles(len(data["order"]), data["strong"], data["palette"])
@@ -133,12 +133,13 @@ def draw_history(data: dict, data_json: str | None = None) -> str:
     out += legend
     out.append("</g>")
     ordered = sorted(curves, key=lambda c: found[series_index(data, c)].strong)
-    points, tips, index = [], [], 0
+    shown_markers, points = [], []
     for c in ordered:
         k = series_index(data, c)
         style = found[k]
         out.append(f'<g class="series" {series_attrs(k, style)}>')
         segment: list[str] = []
+        shapes = []
         for date, value in c["points"]:
             if value is None:  # not reached that day: the line breaks
                 if len(segment) > 1:
@@ -147,23 +148,20 @@ def draw_history(data: dict, data_json: str | None = None) -> str:
                 continue
             px, py = x(dt.date.fromisoformat(date).toordinal()), y(value)
             segment.append(f"{num(px)},{num(py)}")
+            shape = marker(style.shape, px, py, RADIUS)
+            shapes.append(shape)
             lines = [f"{curve_label(c)}, run of {date}", f"{tokens(value)} tok/s per GPU"]
-            points.append(
-                f'<path class="pt p{index}" tabindex="0" '
-                f'd="{marker(style.shape, px, py, RADIUS)}" fill="{style.colour}" '
-                f'stroke="{style.colour}" {series_attrs(k, style)} data-date="{date}" '
-                f'data-throughput-per-gpu="{value!r}"><title>{text("; ".join(lines))}</title>'
-                "</path>"
-            )
-            tips.append(tooltip(index, px, py, lines, (WIDTH - RIGHT, HEIGHT - BOTTOM)))
-            index += 1
+            attrs = f'data-series="{k}" data-date="{date}" data-throughput-per-gpu="{value!r}"'
+            points.append(point_with_tip(shape, attrs, px, py, lines, TIP_BOX))
         if len(segment) > 1:
             out.append(_polyline(segment, style.colour))
         out.append("</g>")
-    out.append('<g class="points">')
-    out += points + tips
+        shown_markers += markers(series_attrs(k, style), style.colour, [], shapes, "1")
+    out += shown_markers  # over every line, as the points were
+    out.append('<g class="points" fill="transparent">')
+    out += points
     out.append("</g>")
-    out.append(tooltip_css(chart, index))
+    out.append(series_tip_css(chart, [style.colour for style in found]))
     out.append("</svg>")
     return "\n".join(out)
 

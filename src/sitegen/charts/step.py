@@ -16,13 +16,12 @@ from markupsafe import Markup
 
 from . import envelope_chart, frontier_chart
 from .axes import wants_log
-from .cache import ChartCache, chart_key, data_text
+from .cache import ChartCache, chart_key
 from .envelope_chart import draw_envelopes
 from .frontier_chart import curve_label, draw_frontier
 from .history_chart import draw_history
 from .run_chart import draw_run
 from .series import LegendEntry, legend_entries
-from .svg import ascii_text
 
 # each draws (data, data_json=None): data_json is the data as chart_id hashes it, if known
 # (the UNCACHED kinds are drawn from their data alone)
@@ -105,7 +104,7 @@ def draw_charts(
 def _draw(chart: Chart, cache: ChartCache) -> str:
     if chart.kind in UNCACHED:
         return DRAW[chart.kind](chart.data)
-    text = data_text(chart.data)  # the data's JSON, written once for key and id
-    chart.key = chart_key(chart.kind, chart.data, text)
-    draw = functools.partial(DRAW[chart.kind], data_json=ascii_text(text))
-    return cache.get_or_draw(chart.kind, chart.data, draw, chart.key)
+    # the key reads the data as pickle writes it, not as JSON: the JSON the chart's id hashes
+    # is written only where the chart is drawn
+    chart.key = chart_key(chart.kind, chart.data)
+    return cache.get_or_draw(chart.kind, chart.data, DRAW[chart.kind], chart.key)

@@ -237,36 +237,3 @@ def tip_box(
     tx = px + 10 if px + 10 + width < right else px - 10 - width
     ty = min(max(py - height / 2, 4), bottom - height - 4)
     return tx, ty, width, height
-
-
-def tooltip(index: int, px: float, py: float, lines: list[str], box: tuple[float, float]) -> str:
-    """A box of text beside a point, hidden until the point is hovered or focused (CSS), with
-    a rule of tooltip_css for each point (the history chart's; tips.py shares one rule set)."""
-    tx, ty, width, height = tip_box(px, py, lines, box)
-    span, first_y = f'<tspan x="{num(tx + 6)}" y="', ty + 19
-    spans = "".join(
-        [f'{span}{num(first_y + 16 * i)}">{text(line)}</tspan>' for i, line in enumerate(lines)]
-    )
-    return (
-        f'<g class="tip t{index}" visibility="hidden" pointer-events="none">'
-        f'<rect x="{num(tx)}" y="{num(ty)}" width="{num(width)}" height="{height}"{_TIP_BOX}'
-        f"{spans}</text></g>"
-    )
-
-
-# the rest of a tooltip's box and the start of its text (a height is a whole number)
-_TIP_BOX = f' rx="4" fill="#ffffff" stroke="{AXIS}"/><text {FONT} font-size="12" fill="{TEXT}">'
-
-
-def tooltip_css(chart_id: str, count: int) -> str:
-    """Show tip i while point i is hovered or has keyboard focus; scoped to one chart."""
-    rules = ",".join(
-        f"#{chart_id} .p{i}:hover~.t{i},#{chart_id} .p{i}:focus~.t{i}" for i in range(count)
-    )
-    return (
-        f"<style>{rules}{{visibility:visible}}"
-        f"#{chart_id} .pt{{cursor:pointer}}#{chart_id} .pt:focus{{outline:none;stroke-width:3}}"
-        "</style>"
-        if count
-        else ""
-    )

@@ -24,7 +24,7 @@ from .keys import Keys
 from .model import model_outputs
 from .overview import overview_outputs
 from .page import DataFile, Page, Plan, Quote, View
-from .pair import pair_data, pair_page
+from .pair import pair_outputs
 from .run import run_outputs
 from .share import Share, share_jobs
 from .sources import Sources, compare_route
@@ -65,9 +65,8 @@ def plan_jobs(src: Sources, keys: Keys) -> list[Job]:
             Job(
                 f"pair {model} {gpu}",
                 key,
-                lambda m=model, g=gpu: (
-                    [share.pair(pair_page(src, m, g), m, g)],
-                    [pair_data(src, m, g)],
+                lambda m=model, g=gpu: _one(
+                    *pair_outputs(src, m, g), lambda p: share.pair(p, m, g)
                 ),
             )
         )

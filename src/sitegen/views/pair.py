@@ -12,7 +12,7 @@ from ..charts import Chart, frontier_chart_data, history_chart_data, history_row
 from ..charts.frontier_chart import curve_label
 from ..charts.series import strongest
 from ..content import CopyError, faq_applies, fill, render_copy
-from ..datafiles import pair_json, pair_route, rung_json, to_json
+from ..datafiles import curve_points, pair_json, pair_route, rung_json, to_json
 from ..display import dollars, engine_name, latency, percent, precision_name, rate, tokens
 from ..htmlrows import engine_precision, escaped
 from ..importers.credits import Credit, credits_for
@@ -101,10 +101,11 @@ def point_rows(chart_data: dict, page_route: str) -> Markup:
     return Markup("\n".join(rows))
 
 
-def workload_charts(src: Sources, summary: WorkloadSummary) -> dict:
-    """The frontier chart of one workload and, where it has older runs, its history."""
+def workload_charts(src: Sources, summary: WorkloadSummary, points: list[list[dict]]) -> dict:
+    """The frontier chart of one workload and, where it has older runs, its history. `points`:
+    each curve's points (curve_points)."""
     strong = strongest(src.envelope(summary).leaders())
-    data = frontier_chart_data(src.site, summary, strong)
+    data = frontier_chart_data(src.site, summary, strong, points)
     route = pair_route(summary.model, summary.gpu)
     out: dict[str, Any] = {
         "chart": Chart("frontier", data),
@@ -197,14 +198,24 @@ def editors_faq(src: Sources, model: str, gpu: str, values: dict) -> list[faq.En
     return entries
 
 
-def pair_page(src: Sources, model: str, gpu: str) -> Page:
+def pair_outputs(src: Sources, model: str, gpu: str) -> tuple[Page, DataFile]:
+    """The pair's page and its data.json, each curve's points read once for both."""
+    summaries = src.summaries(model, gpu)
+    points = curve_points(summaries)
+    data = pair_json(model, gpu, summaries, src.tier, points)
+    page = pair_page(src, model, gpu, points)
+    return page, DataFile(pair_route(model, gpu) + "data.json", to_json(data))
+
+
+def pair_page(src: Sources, model: str, gpu: str, points: list[list[list[dict]]]) -> Page:
+    """The model x GPU page; `points`: its summaries' curves' points (curve_points)."""
     site = src.site
     summaries = src.summaries(model, gpu)
     main = summaries[0] if summaries else None
     values = placeholders(src, model, gpu, main)
     runs = src.runs_of.get((model, gpu), [])
     workloads = []
-    for s in summaries:
+    for s, of_summary in zip(summaries, points, strict=True):
         sources = sorted({r.source for r in runs if r.id in s.current_runs})
         workloads.append(
             {
@@ -219,7 +230,7 @@ def pair_page(src: Sources, model: str, gpu: str) -> Page:
                     src.tier,
                     sources,
                 ),
-                **workload_charts(src, s),
+                **workload_charts(src, s, of_summary),
             }
         )
     questions = (workloads[0]["faq"] if workloads else []) + editors_faq(src, model, gpu, values)
@@ -250,11 +261,6 @@ def pair_page(src: Sources, model: str, gpu: str) -> Page:
         lastmod=main.last_date.isoformat() if main else None,
         charts=charts,
     )
-
-
-def pair_data(src: Sources, model: str, gpu: str) -> DataFile:
-    data = pair_json(model, gpu, src.summaries(model, gpu), src.tier)
-    return DataFile(pair_route(model, gpu) + "data.json", to_json(data))
 
 
 def description(src: Sources, model: str, gpu: str, main: WorkloadSummary | None) -> str:
