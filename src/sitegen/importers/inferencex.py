@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..credits import INFERENCEX
 from ..records import Problem, SiteError
 from ..records.problems import WARNING
 from ..records.yamlpos import field_name
@@ -32,9 +33,9 @@ from .common import (
 
 NAME = "inferencex"
 TITLE = "InferenceX API response or aggregated results"
-SOURCE = "InferenceX"  # the records' `source`; pages credit it with a link (`credits`)
-PUBLISHER = "SemiAnalysis"
-HOMEPAGE = "https://inferencex.semianalysis.com/"
+SOURCE = INFERENCEX.name  # the records' `source`; pages credit it with a link (credits.py)
+PUBLISHER = INFERENCEX.publisher
+HOMEPAGE = INFERENCEX.url
 # How far the power-derived GPU count may stray from ours before we say so.
 POWER_COUNT_TOLERANCE = 0.25
 

@@ -12,10 +12,10 @@ from markupsafe import Markup
 
 from .. import display
 from ..charts import Chart, envelope_chart_data
+from ..credits import Credit, credits_for
 from ..datafiles import compare_json, pair_route, to_json_spliced
 from ..display import dollars, rate, ratio, tokens
 from ..htmlrows import engine_precision, html
-from ..importers.credits import Credit, credits_for
 from ..standings import Pairing, pairings
 from ..tables import LadderRow, WorkloadSummary
 from .page import DataFile, Page, Quote, View

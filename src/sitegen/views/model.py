@@ -11,10 +11,10 @@ from markupsafe import Markup
 from .. import display, frontier
 from ..charts import Chart, envelope_chart_data
 from ..charts.series import strongest
+from ..credits import Credit, credits_for
 from ..datafiles import model_json, pair_route, to_json
 from ..display import dollars, rate, tokens
 from ..htmlrows import engine_precision, escaped, html
-from ..importers.credits import Credit, credits_for
 from ..render import relative
 from ..standings import Field
 from .page import DataFile, Page, Quote, View

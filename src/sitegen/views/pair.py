@@ -12,10 +12,10 @@ from ..charts import Chart, frontier_chart_data, history_chart_data, history_row
 from ..charts.frontier_chart import curve_label
 from ..charts.series import strongest
 from ..content import CopyError, faq_applies, fill, render_copy
+from ..credits import Credit, credits_for
 from ..datafiles import curve_points, pair_json, pair_route, rung_json, to_json
 from ..display import dollars, engine_name, latency, percent, precision_name, rate, tokens
 from ..htmlrows import engine_precision, escaped
-from ..importers.credits import Credit, credits_for
 from ..records import MatrixRun, Run
 from ..render import relative
 from ..runs import matrix_summary, run_route

@@ -9,8 +9,8 @@ from markupsafe import Markup
 
 from .. import display
 from ..charts import Chart, run_chart_data
+from ..credits import Credit, credits_for
 from ..datafiles import pair_route, run_data_json
-from ..importers.credits import Credit, credits_for
 from ..records import MatrixRun, Run
 from ..records.columnar import ConfigValues
 from ..runs import matrix_report, run_route, sweep_report

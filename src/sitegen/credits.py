@@ -1,12 +1,14 @@
-"""Who publishes the results an importer reads, so that the pages built from them can name
-the publisher and link to its site (a record's `source` says only the name)."""
+"""Who publishes the results sitegen imports, so that the pages built from them can name the
+publisher and link to its site (a record's `source` says only the name).
+
+Here, not in importers/: every build's pages read it, and the importers package (eight
+readers of other tools' files) is for `sitegen import` only.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-
-from . import inferencex
 
 
 @dataclass(frozen=True)
@@ -18,10 +20,10 @@ class Credit:
     url: str | None = None
 
 
-KNOWN = {
-    credit.name: credit
-    for credit in (Credit(inferencex.SOURCE, inferencex.PUBLISHER, inferencex.HOMEPAGE),)
-}
+# the sources an importer writes (importers/inferencex.py names its records' source by it)
+INFERENCEX = Credit("InferenceX", "SemiAnalysis", "https://inferencex.semianalysis.com/")
+
+KNOWN = {credit.name: credit for credit in (INFERENCEX,)}
 
 
 def credits_for(sources: Iterable[str]) -> list[Credit]:
