@@ -4,6 +4,7 @@ labels that never overlap, whatever the run dates."""
 from __future__ import annotations
 
 import datetime as dt
+import math
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -213,3 +214,40 @@ def test_coords_write_each_number_as_num_does(values):
     template = " ".join("%.1f" if i % 3 else "C%.1f" for i in range(len(values)))
     expected = " ".join(num(v) if i % 3 else "C" + num(v) for i, v in enumerate(values))
     assert coords(template, values) == expected
+
+
+def _labelled_every_step(first: int, last: int, x, left: float, right: float):
+    """date_ticks as it was: every step labelled in full, then the first that fits."""
+    from sitegen.charts import axes
+
+    for make, every in axes.DATE_STEPS:
+        ticks = make(first, last, every)
+        if len(ticks) > 40:
+            continue
+        if ticks and axes.fits(ticks, x, left, right):
+            return ticks
+    kept = []
+    for tick in axes._month_ticks(first, last, 12) or axes._day_ticks(first, last, 1)[:1]:
+        if axes.fits([*kept, tick], x, left, right):
+            kept.append(tick)
+    return kept
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    start=st.integers(dt.date(2020, 1, 1).toordinal(), dt.date(2030, 1, 1).toordinal()),
+    days=st.integers(0, 4000),
+    width=st.floats(20, 2000),
+    fraction=st.floats(0, 0.999),
+)
+def test_date_ticks_skip_long_steps_without_changing_a_tick(start, days, width, fraction):
+    """Days are counted before they are labelled; the ticks are those of labelling them all."""
+    from sitegen.charts.axes import date_ticks
+    from sitegen.charts.svg import Scale
+
+    d0 = start + fraction
+    x = Scale(d0, d0 + max(days, 1), 50.0, 50.0 + width)
+    first, last = math.ceil(x.d0), math.floor(x.d1)
+    assert date_ticks(x, 40.0, 60.0 + width) == _labelled_every_step(
+        first, last, x, 40.0, 60.0 + width
+    )

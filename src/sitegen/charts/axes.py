@@ -65,9 +65,16 @@ def log_ticks(low: float, high: float) -> list[float]:
 MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
 
-def _day_ticks(first: int, last: int, every: int) -> list[tuple[int, str]]:
+MAX_TICKS = 40  # a step with more ticks than this is not tried
+
+
+def _days(first: int, last: int, every: int) -> range:
     start = -(-first // every) * every  # the first multiple of `every` days, counted from day 1
-    return [(d, dt.date.fromordinal(d).isoformat()) for d in range(start, last + 1, every)]
+    return range(start, last + 1, every)
+
+
+def _day_ticks(first: int, last: int, every: int) -> list[tuple[int, str]]:
+    return [(d, dt.date.fromordinal(d).isoformat()) for d in _days(first, last, every)]
 
 
 def _month_ticks(first: int, last: int, every: int) -> list[tuple[int, str]]:
@@ -111,14 +118,16 @@ def date_ticks(x: Scale, left: float, right: float) -> list[tuple[int, str]]:
     finest whose labels all fit between `left` and `right` without touching."""
     first, last = math.ceil(x.d0), math.floor(x.d1)
     for make, every in DATE_STEPS:
+        if make is _day_ticks and len(_days(first, last, every)) > MAX_TICKS:
+            continue  # counted, not labelled: a long history has hundreds of days
         ticks = make(first, last, every)
-        if len(ticks) > 40:
+        if len(ticks) > MAX_TICKS:
             continue
         if ticks and fits(ticks, x, left, right):
             return ticks
     # the coarsest step, keeping only the labels that fit from the left
     kept: list[tuple[int, str]] = []
-    for tick in _month_ticks(first, last, 12) or _day_ticks(first, last, 1)[:1]:
+    for tick in _month_ticks(first, last, 12) or _day_ticks(first, min(first, last), 1):
         if fits([*kept, tick], x, left, right):
             kept.append(tick)
     return kept
