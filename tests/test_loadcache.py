@@ -4,7 +4,6 @@ read the files, load_site gives exactly the Site and problems of a load without 
 from __future__ import annotations
 
 import json
-import multiprocessing
 import os
 from pathlib import Path
 
@@ -244,7 +243,8 @@ def test_the_pool_loads_what_one_process_loads(make_site, monkeypatch):
     monkeypatch.setattr(load, "POOL_FILES", 1)
     monkeypatch.setattr(load, "POOL_BATCH_FILES", 3)
     monkeypatch.setattr(readbatch, "cores", lambda: 2)
-    monkeypatch.setattr(readbatch, "can_fork", lambda: True)  # whatever threads the suite left
+    # whatever threads the suite left
+    monkeypatch.setattr("sitegen.records.load.can_fork", lambda: True)
     monkeypatch.setattr(
         readbatch, "read_in_pool", lambda b, *a: pooled.append(len(b)) or real(b, *a)
     )
@@ -281,7 +281,7 @@ def test_the_pool_takes_unchanged_bytes_from_the_cache(make_site, monkeypatch, n
     monkeypatch.setattr(load, "POOL_FILES", 1)
     monkeypatch.setattr(load, "POOL_BATCH_FILES", 4)
     monkeypatch.setattr(readbatch, "cores", lambda: 2)
-    monkeypatch.setattr(readbatch, "can_fork", lambda: True)
+    monkeypatch.setattr("sitegen.records.load.can_fork", lambda: True)
     segments = set((root / ".sitegen-cache/loaded").glob("*.arrow"))
     assert_same_load(root)
     assert set((root / ".sitegen-cache/loaded").glob("*.arrow")) == segments  # nothing new
@@ -320,7 +320,7 @@ def test_without_fork_one_process_reads(make_site, monkeypatch):
     root = make_site(runs=_runs())
     monkeypatch.setattr(load, "POOL_FILES", 1)
     monkeypatch.setattr(readbatch, "cores", lambda: 2)
-    monkeypatch.setattr(readbatch, "can_fork", lambda: False)
+    monkeypatch.setattr("sitegen.records.load.can_fork", lambda: False)
     monkeypatch.setattr(readbatch, "read_in_pool", lambda *a: pytest.fail("a pool"))
     site, _ = load_site(root)
     assert site is not None and len(site.runs) == 7
@@ -383,19 +383,3 @@ def test_duplicates_across_files_are_those_a_frame_over_every_config_finds(make_
     warned = [p for p in problems.warnings if "also measured in" in p.message]
     expected = sum(1 for v in reference.values() for r, _ in v[1:] if r.path != v[0][0].path)
     assert len(warned) == expected
-
-
-def test_no_pool_is_forked_beside_other_threads() -> None:
-    """The preview loads in a thread of its server: a fork there could inherit a held lock."""
-    import threading
-
-    if threading.active_count() == 1:
-        assert readbatch.can_fork() == ("fork" in multiprocessing.get_all_start_methods())
-    stop = threading.Event()
-    other = threading.Thread(target=stop.wait)
-    other.start()
-    try:
-        assert not readbatch.can_fork()
-    finally:
-        stop.set()
-        other.join()

@@ -13,7 +13,6 @@ import contextlib
 import gc
 import multiprocessing
 import os
-import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,6 +22,7 @@ import jinja2
 
 from . import cards
 from .charts import ChartCache, draw_charts
+from .forking import can_fork
 from .jobcache import JobRecord
 from .progress import Progress
 from .records import Problems
@@ -125,10 +125,8 @@ def workers_for(jobs: int) -> int:
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     if jobs < PARALLEL_FROM_JOBS or (cores or 1) < 2:
         return 1
-    if "fork" not in multiprocessing.get_all_start_methods():
-        return 1  # a worker must inherit the plan: pickling views would cost more than it saves
-    if threading.active_count() > 1:
-        return 1  # a child forked beside other threads could inherit a lock one of them held
+    if not can_fork():  # a worker must inherit the plan: pickling views would cost more
+        return 1
     return cores or 1
 
 

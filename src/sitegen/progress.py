@@ -23,6 +23,7 @@ from collections.abc import Callable, Mapping
 from typing import TextIO
 
 Clock = Callable[[], float]
+TICKER = "sitegen-progress"  # the name of the bar's redrawing thread (forking.py)
 BAR_WIDTH = 30
 
 
@@ -125,9 +126,7 @@ class ProgressBar(Progress):
             self._width = 0
 
     def __enter__(self) -> ProgressBar:
-        self._ticker = threading.Thread(
-            target=self._tick_until_closed, name="sitegen-progress", daemon=True
-        )
+        self._ticker = threading.Thread(target=self._tick_until_closed, name=TICKER, daemon=True)
         self._ticker.start()
         return self
 

@@ -18,6 +18,7 @@ import pandas as pd
 from .. import sitefiles  # the module: it imports records.problems, records imports it
 from ..cachetrust import cache_folder
 from ..filedigests import FileDigests, file_digest
+from ..forking import can_fork
 from ..layout import SiteLayout
 from ..quickfiles import QuickSiteFiles, relative_names
 from . import columnar, parquet, readbatch, schema
@@ -203,7 +204,7 @@ def load_runs(
         stat_at[rel] = (st, stat_ns)
         fresh.append((path, rel, rid))
     workers = readbatch.cores()
-    if len(fresh) >= POOL_FILES and workers > 1 and readbatch.can_fork():
+    if len(fresh) >= POOL_FILES and workers > 1 and can_fork():
         results = readbatch.read_in_pool(_batches(fresh, POOL_BATCH_FILES), known, stored, workers)
     else:
         batches = _batches(fresh, SCREEN_FILES)

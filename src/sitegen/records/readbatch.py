@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -182,13 +181,6 @@ def cores() -> int:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
         return os.cpu_count() or 1
-
-
-def can_fork() -> bool:
-    """Whether worker processes can be forked here (they inherit the catalogs): not from a
-    process running other threads (the preview's server), whose locks a child could inherit
-    held."""
-    return "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
 
 
 def read_in_pool(
