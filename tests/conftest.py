@@ -390,3 +390,18 @@ def arena_public(arena, tmp_path_factory) -> Path:
         (out / name).parent.mkdir(parents=True, exist_ok=True)
         (out / name).write_bytes(body)
     return out
+
+
+@pytest.fixture
+def only_new_threads(monkeypatch):
+    """forking.can_fork sees only the threads started after this (the suite leaves daemon
+    threads of other tests behind, which a real build never has)."""
+    import threading
+
+    from sitegen import forking
+
+    before = set(threading.enumerate()) - {threading.current_thread()}
+    every = threading.enumerate
+    monkeypatch.setattr(
+        forking.threading, "enumerate", lambda: [t for t in every() if t not in before]
+    )

@@ -16,15 +16,7 @@ FORK = "fork" in multiprocessing.get_all_start_methods()
 
 
 @pytest.fixture
-def alone(monkeypatch):
-    """Only this test's threads count (the suite leaves daemon threads of its own behind)."""
-    before = set(threading.enumerate())
-    enumerate_threads = threading.enumerate
-    monkeypatch.setattr(
-        forking.threading,
-        "enumerate",
-        lambda: [t for t in enumerate_threads() if t not in before] + [threading.current_thread()],
-    )
+def alone(monkeypatch, only_new_threads):
     monkeypatch.setattr(making.os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
 
 

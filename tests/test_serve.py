@@ -560,7 +560,7 @@ def test_connections_beyond_the_cap_get_503_at_once(serve_site: Path, monkeypatc
 
 
 def test_the_first_build_is_made_on_every_core_with_the_same_files(
-    serve_site: Path, monkeypatch
+    serve_site: Path, monkeypatch, only_new_threads
 ) -> None:
     from sitegen import making
 
@@ -576,9 +576,6 @@ def test_the_first_build_is_made_on_every_core_with_the_same_files(
     monkeypatch.setattr(making, "CHUNK_JOBS", 2)
     monkeypatch.setattr("sitegen.outputs.make_all", counting)
     monkeypatch.setattr("sitegen.making.os.sched_getaffinity", lambda pid: {0, 1}, raising=False)
-    # threads other tests left behind (daemons) must not count: only this preview's
-    count, started = threading.active_count, threading.active_count()
-    monkeypatch.setattr(threading, "active_count", lambda: count() - started + 1)
     with Preview(serve_site, port=0) as preview:
         first = preview.state.current().files
     assert forked and forked[0] == 2  # the first build, before any other thread, forked
