@@ -11,8 +11,10 @@ run changed, and its chart with it.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Sequence
+from xml.sax.saxutils import escape
 
 from .. import frontier
 from ..records import Site, SweepRun
@@ -29,7 +31,7 @@ from .frontier_chart import (
     draw_plot,
     tip_lines,
 )
-from .svg import marker, shared_tip_css, text, tip
+from .svg import _tip_box, coords, marker, shared_tip_css
 
 TIP_BOX = (WIDTH - RIGHT, HEIGHT - BOTTOM)
 
@@ -103,32 +105,87 @@ def draw_run(data: dict) -> str:
     chart = run_chart_id(data["run"])
     plot = draw_plot(data, chart)
     ((curve,), (style,)) = data["curves"], plot.styles
-    label, colour, x, y = curve_label(curve), style.colour, plot.x, plot.y
+    colour, points = style.colour, curve["points"]
+    interactivity = [p["interactivity"] for p in points]
+    throughput = [p["throughput_per_gpu"] for p in points]
+    xs, ys = list(map(plot.x, interactivity)), list(map(plot.y, throughput))
+    shapes = _shapes(style.shape, xs, ys)
     on_frontier = {tuple(p) for p in curve["frontier"]}
-    filled, hollow, points = [], [], []
-    for p in curve["points"]:
-        px, py = x(p["interactivity"]), y(p["throughput_per_gpu"])
-        shape = marker(style.shape, px, py, RADIUS)
+    filled, hollow = [], []
+    for shape, xy in zip(shapes, zip(interactivity, throughput, strict=True), strict=True):
         # points the frontier dominates are drawn hollow
-        xy = (p["interactivity"], p["throughput_per_gpu"])
         (filled if xy in on_frontier else hollow).append(shape)
-        lines = tip_lines(label, p, p["figures"])
-        points.append(
-            f'<path class="pt" tabindex="0" d="{shape}" data-interactivity="{xy[0]!r}" '
-            f'data-throughput-per-gpu="{xy[1]!r}" data-concurrency="{p["concurrency"]}">'
-            f"<title>{text('; '.join(lines))}</title></path>{tip(px, py, lines, TIP_BOX)}"
-        )
     out = plot.out
     out.append(f'<g class="markers" stroke="{colour}" stroke-width="1.5">')
-    for shapes, fill in ((hollow, "#fff"), (filled, colour)):  # the frontier's over the rest
-        if shapes:
-            out.append(f'<path d="{"".join(shapes)}" fill="{fill}"/>')
+    for drawn, fill in ((hollow, "#fff"), (filled, colour)):  # the frontier's over the rest
+        if drawn:
+            out.append(f'<path d="{"".join(drawn)}" fill="{fill}"/>')
     out.append('</g><g class="points" fill="transparent">')
-    out += points
+    out += _hit_areas(curve_label(curve), points, shapes, xs, ys)
     out.append("</g>")
     out.append(shared_tip_css(chart, colour))
     out.append("</svg>")
     return "\n".join(out)
+
+
+def _shapes(shape: str, xs: list[float], ys: list[float]) -> list[str]:
+    """Each point's marker (svg.marker's path), the centres written by one coords call."""
+    outline = marker(shape, 0, 0, RADIUS).removeprefix("M0,0")
+    centres = coords("\n".join(["M%.1f,%.1f"] * len(xs)), _pairs(xs, ys))
+    return [centre + outline for centre in centres.split("\n")]
+
+
+def _pairs(a: Sequence[float], b: Sequence[float]) -> list[float]:
+    """a[0], b[0], a[1], b[1]...: the values of a coords template of x,y pairs."""
+    out = [0.0] * (2 * len(a))
+    out[::2], out[1::2] = a, b
+    return out
+
+
+@functools.lru_cache(maxsize=8)  # a chart's tips have one count of lines
+def _hit_area(count: int) -> str:
+    """A point's hit area, titled by its tip's lines, and its tip of `count` lines (svg.tip's
+    markup), with a hole for each value."""
+    spans = "".join(f'<tspan x="6" y="{19 + 16 * i}">%s</tspan>' for i in range(count))
+    return (
+        '<path class="pt" tabindex="0" d="%s" data-interactivity="%r" '
+        'data-throughput-per-gpu="%r" data-concurrency="%s"><title>%s</title></path>'
+        '<g class="tip" visibility="hidden" transform="translate(%s)">'
+        f'<rect width="%s" height="%s" rx="4"/><text>{spans}</text></g>'
+    )
+
+
+def _hit_areas(
+    label: str, points: list[dict], shapes: list[str], xs: list[float], ys: list[float]
+) -> list[str]:
+    """Each point's hit area with its tip: the lines escaped once for both, the tips' corners
+    written by one coords call."""
+    lines = [tip_lines(label, p, p["figures"]) for p in points]
+    boxes = [_tip_box(px, py, ls, TIP_BOX) for px, py, ls in zip(xs, ys, lines, strict=True)]
+    lefts, tops = [b[0] for b in boxes], [b[1] for b in boxes]
+    corners = coords("\n".join(["%.1f,%.1f"] * len(boxes)), _pairs(lefts, tops))
+    out = []
+    for p, shape, ls, box, corner in zip(
+        points, shapes, lines, boxes, corners.split("\n"), strict=True
+    ):
+        title = "; ".join(ls)
+        if "&" in title or "<" in title or ">" in title:  # as svg.text() escapes
+            title, ls = escape(title), [escape(line) for line in ls]
+        out.append(
+            _hit_area(len(ls))
+            % (
+                shape,
+                p["interactivity"],
+                p["throughput_per_gpu"],
+                p["concurrency"],
+                title,
+                corner,
+                box[2],
+                box[3],
+                *ls,
+            )
+        )
+    return out
 
 
 __all__ = ["draw_run", "run_chart_data", "run_chart_id"]
