@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -535,14 +536,14 @@ def test_out_below_a_file_is_a_problem(make_site, tmp_path):
 
 
 def test_out_that_cannot_be_written_is_a_problem(make_site, monkeypatch, tmp_path):
-    real = Path.write_bytes
+    real = os.open
 
-    def refuse(self, data):
-        if ".www.new-" in str(self):  # the staging folder of --out www
-            raise PermissionError(13, "Permission denied", str(self))
-        return real(self, data)
+    def refuse(path, flags, *args, **kwargs):
+        if ".www.new-" in str(path) and flags & os.O_CREAT:  # a file staged for --out www
+            raise PermissionError(13, "Permission denied", str(path))
+        return real(path, flags, *args, **kwargs)
 
-    monkeypatch.setattr(Path, "write_bytes", refuse)
+    monkeypatch.setattr(os, "open", refuse)
     code, out = run_cli("build", "--site", str(make_site()), "--out", str(tmp_path / "www"))
     assert code == 1 and "Traceback" not in out
     assert "--out: cannot write" in out and "Permission denied" in out

@@ -188,12 +188,10 @@ configs = st.builds(
 )
 
 
-@settings(max_examples=150, deadline=None)
-@given(st.lists(configs, max_size=6), text)
-def test_configs_of_any_values_are_written_as_their_dicts_would_be(made, notes):
+def _run_of(made: list[SweepConfig], notes: str | None = None) -> SweepRun:
     table = columnar.ConfigTable(columnar.columns_of(made))
     rows = columnar.ConfigRows(table, 0, len(made))  # a loaded site's configs: the table's
-    run = SweepRun(
+    return SweepRun(
         id="lab-a",
         path="data/runs/lab/a.yaml",
         kind="sweep",
@@ -207,8 +205,23 @@ def test_configs_of_any_values_are_written_as_their_dicts_would_be(made, notes):
         workload="chat",
         configs=rows,
     )
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(configs, max_size=6), text)
+def test_configs_of_any_values_are_written_as_their_dicts_would_be(made, notes):
+    run = _run_of(made, notes)
     assert run_data_json(run) == _expected(run)
-    assert json.loads(run_data_json(run))["configs"] == [_config_dict(c) for c in rows]
+    assert json.loads(run_data_json(run))["configs"] == [_config_dict(c) for c in run.configs]
+
+
+@settings(max_examples=150, deadline=None)
+@given(configs, st.integers(1, 5), st.lists(configs, max_size=2))
+def test_configs_alike_but_for_a_few_are_written_as_their_dicts_would_be(config, copies, others):
+    """A field every config holds alike is written once into the configs' template: text with
+    % in it, booleans, counts, null; the same where only some configs differ."""
+    run = _run_of([config] * copies + others)
+    assert run_data_json(run) == _expected(run)
 
 
 def test_a_pairs_page_and_data_json_share_one_reading_of_its_points(flagship_files, monkeypatch):

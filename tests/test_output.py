@@ -5,12 +5,14 @@ from __future__ import annotations
 import errno
 import fcntl
 import os
+import shutil
 import threading
 from pathlib import Path
 
 import pytest
 
 from sitegen import output
+from sitegen.manifest import digest
 from sitegen.output import MARKER, MARKER_TEXT, unsafe_out, write_tree
 
 
@@ -34,20 +36,58 @@ def test_a_failure_mid_write_leaves_the_old_tree(tmp_path, monkeypatch):
     out = tmp_path / "public"
     write_tree(out, {"index.html": b"good", "a/b.html": b"kept"})
     calls = {"n": 0}
-    real = Path.write_bytes
+    real = os.write
 
-    def flaky(self, data):
+    def flaky(fd, data):
         calls["n"] += 1
         if calls["n"] == 2:
-            raise OSError("disk full")
-        return real(self, data)
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real(fd, data)
 
-    monkeypatch.setattr(Path, "write_bytes", flaky)
-    with pytest.raises(OSError, match="disk full"):
+    monkeypatch.setattr(output.os, "write", flaky)
+    with pytest.raises(output.OutputError, match="No space left") as failed:
         write_tree(out, {"index.html": b"new", "a/b.html": b"new", "c.html": b"new"})
     monkeypatch.undo()
+    assert failed.value.errno == errno.ENOSPC
+    assert failed.value.filename.endswith("/a/b.html")  # the file it was writing
     assert listing(out) == {"index.html": b"good", "a/b.html": b"kept", MARKER: MARKER_TEXT}
     assert sorted(p.name for p in tmp_path.iterdir()) == [".public.lock", "public"]
+
+
+def test_a_file_staged_is_the_bytes_given(tmp_path, monkeypatch):
+    """Whole, however few bytes each write takes; its entry the file's size and mtime."""
+    real = os.write
+    monkeypatch.setattr(output.os, "write", lambda fd, data: real(fd, bytes(data[:7])))
+    data = os.urandom(100_003)
+    with output.Staging(tmp_path / "public") as staging:
+        stored = {rel: staging.put(rel, data) for rel in ("x.bin", "a/b/y.bin", "a/z.bin")}
+        again = staging.put("x.bin", b"shorter")  # staged again: emptied first
+        for rel in ("a/b/y.bin", "a/z.bin"):
+            info = (staging.root / rel).stat()
+            assert (staging.root / rel).read_bytes() == data
+            assert stored[rel].entry == (digest(data), len(data), info.st_mtime_ns)
+        assert (staging.root / "x.bin").read_bytes() == b"shorter"
+        assert again.entry.size == 7 and again.staged
+
+
+def test_a_staging_folder_removed_after_a_file_went_in_is_made_again(tmp_path):
+    with output.Staging(tmp_path / "public") as staging:
+        staging.put("runs/a/index.html", b"a")
+        shutil.rmtree(staging.root / "runs")
+        staging.put("runs/a/data.json", b"b")
+        staging.put("runs/b/index.html", b"c")
+        assert listing(staging.root) == {"runs/a/data.json": b"b", "runs/b/index.html": b"c"}
+        shutil.rmtree(staging.root)
+        with pytest.raises(output.OutputError) as failed:  # not the staging folder itself
+            staging.put("runs/c/index.html", b"d")
+        assert failed.value.errno == errno.ENOENT
+
+
+def test_a_file_where_a_folder_goes_is_an_output_error(tmp_path):
+    with output.Staging(tmp_path / "public") as staging:
+        staging.put("a", b"a file")
+        with pytest.raises(output.OutputError):
+            staging.put("a/b.html", b"under it")
 
 
 def test_creates_missing_parents(tmp_path):

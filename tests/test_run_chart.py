@@ -13,7 +13,10 @@ import zlib
 import pytest
 
 from sitegen import frontier
-from sitegen.charts import Chart, ChartCache, draw_charts, run_chart_data
+from sitegen.charts import Chart, ChartCache, draw_charts, run_chart_data, tips
+from sitegen.charts import svg as svg_parts
+from sitegen.charts.frontier_chart import RADIUS, curve_label, draw_plot, tip_lines
+from sitegen.charts.run_chart import TIP_BOX, draw_run, run_chart_id
 from sitegen.records import SweepRun, load_site
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -161,6 +164,49 @@ def test_a_run_chart_is_drawn_without_the_cache(flagship, tmp_path):
     draw_charts([chart], cache)
     assert chart.svg.startswith('<svg id="rc-') and chart.key == ""
     assert (cache.hits, cache.misses) == (0, 0) and not (tmp_path / "charts").exists()
+
+
+def _hostile(data: dict) -> dict:
+    """The chart's data with markup in its engine (so its label) and parallelism labels."""
+    (curve,) = data["curves"]
+    curve["engine"] = "<b>x&y"
+    for i, p in enumerate(curve["points"]):
+        p["parallelism"] = f"TP<{i}> & 'q'"
+    return data
+
+
+@pytest.mark.parametrize("hostile", [False, True])
+def test_each_point_is_its_marker_and_svg_tip_markup(flagship, hostile):
+    """A hit area is the point's marker path and its data, titled by its tip's lines, then
+    its tip as tips.tip writes it; markup in an engine or parallelism label stays text."""
+    site, _ = load_site(flagship)
+    run = next(r for r in site.runs if isinstance(r, SweepRun))
+    data = run_chart_data(site, run)
+    if hostile:
+        data = _hostile(data)
+    drawn = draw_run(data)
+    plot = draw_plot(data, run_chart_id(run.id))
+    ((curve,), (style,)) = data["curves"], plot.styles
+    label = curve_label(curve)
+    expected = []
+    for p in curve["points"]:
+        px, py = plot.x(p["interactivity"]), plot.y(p["throughput_per_gpu"])
+        lines = tip_lines(label, p, p["figures"])
+        expected.append(
+            f'<path class="pt" tabindex="0" d="{svg_parts.marker(style.shape, px, py, RADIUS)}" '
+            f'data-interactivity="{p["interactivity"]!r}" '
+            f'data-throughput-per-gpu="{p["throughput_per_gpu"]!r}" '
+            f'data-concurrency="{p["concurrency"]}"><title>{svg_parts.text("; ".join(lines))}'
+            f"</title></path>{tips.tip(px, py, lines, TIP_BOX)}"
+        )
+    points = drawn.split('<g class="points" fill="transparent">\n', 1)[1].split("\n</g>")[0]
+    assert points.split("\n") == expected
+    for point in _points(ET.fromstring(drawn)):  # markup read back as text
+        first = f"{label}, concurrency {point['concurrency']}"
+        assert point["title"].split("; ")[0] == point["tip"][0] == first
+        assert point["tip"][1].startswith("TP<") == hostile
+    if hostile:
+        assert "<b>" not in drawn and "&lt;b&gt;x&amp;y" in drawn
 
 
 # -- in a browser, without JavaScript -------------------------------------------------------

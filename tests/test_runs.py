@@ -11,7 +11,9 @@ import pytest
 
 from sitegen import runs
 from sitegen.build import render_site
+from sitegen.charts import Chart, ChartCache, draw_charts, run_chart_data
 from sitegen.records import load_site
+from sitegen.render import environment
 
 FIXTURES = Path(__file__).parent / "fixtures" / "runs"
 SEED = (FIXTURES / "seed-004-matrix-page.txt").read_text(encoding="utf-8")
@@ -338,6 +340,21 @@ def test_sweep_report_charts_its_ok_configs(built):
     )
     assert points == expected and len(points) == 6
     assert 'class="chart frontier-chart"' in html
+
+
+def test_a_reports_chart_is_in_the_figure_chart_figure_writes(flagship_files, built):
+    """run.html writes the chart's figure itself (a run's chart has one series, so no legend
+    under it): the same markup as the _charts.html macro the other pages call."""
+    root, _ = flagship_files
+    site, _ = load_site(root)
+    run = next(r for r in site.runs if r.id == SWEEP_ID)
+    chart = Chart("run", run_chart_data(site, run))
+    draw_charts([chart], ChartCache(None))
+    assert len(chart.legend) == 1
+    macro = '{% from "_charts.html" import chart_figure %}{{ chart_figure(chart, "curves") }}'
+    figure = environment(root).from_string(macro).render(chart=chart)
+    assert figure.startswith("<figure") and chart.svg in figure
+    assert f"</p>\n  {figure}\n</section>" in built[f"runs/{SWEEP_ID}/index.html"].decode()
 
 
 def test_matrix_report_has_no_chart(built):

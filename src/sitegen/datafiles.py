@@ -14,7 +14,7 @@ from .energy import Energy
 from .envelope import Envelope
 from .jsonhtml import json_scalar
 from .records import MatrixRun, Run, Site, SweepConfig, SweepRun
-from .records.columnar import ConfigValues, latency_column
+from .records.columnar import INTEGER_COLUMNS, ConfigValues, latency_column
 from .records.schema import BOOLEAN, CONFIG_SPEC, LATENCY, LATENCY_FIELDS, STRING
 from .standings import Field, Pairing
 from .tables import LadderRow, WorkloadSummary
@@ -363,47 +363,80 @@ _STRINGS = frozenset(spec.name for spec in CONFIG_SPEC if spec.kind == STRING)
 _TEXTS = _STRINGS | {"status", "parallelism"}
 _BOOLEANS = frozenset(spec.name for spec in CONFIG_SPEC if spec.kind == BOOLEAN)
 _WORDS = {None: "null", True: "true", False: "false"}
-# the text of a config and of a latency with a hole for each value
+# columns whose equal values are written alike (not floats: 0.0 == -0.0)
+_EXACT = _TEXTS | _BOOLEANS | INTEGER_COLUMNS
+_KEYS = {name: _COMPACT(name).replace("%", "%%") for name in (*_CONFIG_KEYS, *LATENCY_FIELDS)}
+# the text of a latency with a hole for each figure
+_LATENCY_TEXT = "{" + ",".join(f"{_KEYS[k]}:%s" for k in LATENCY_FIELDS) + "}"
+
+# A part of a config's text (a %-template) and the columns filling its holes, one a hole: a
+# column whose every config holds the same is written once, into the template.
+Part = tuple[str, list[list]]
 
 
-def _holes(keys: Sequence[str]) -> str:
-    return "{" + ",".join(f"{_COMPACT(k).replace('%', '%%')}:%s" for k in keys) + "}"
-
-
-_CONFIG_TEXT, _LATENCY_TEXT = _holes(_CONFIG_KEYS), _holes(LATENCY_FIELDS)
-
-
-def _holed(name: str, column: list) -> list:
+def _holed(name: str, column: list, nulls: int) -> list:
     """A column's values as the holes of a config's text take them: text, booleans and null as
     JSON; numbers as they are, since %s writes an int, and a float, as json does (the float's
-    repr: every number of a sweep is finite, the checker takes 1e-6 to 1e12)."""
+    repr: every number of a sweep is finite, the checker takes 1e-6 to 1e12). `nulls`: how
+    many are None."""
     if name in _TEXTS:
         return ["null" if v is None else encode_basestring(v) for v in column]
     if name in _BOOLEANS:
         return [_WORDS[v] for v in column]
-    return ["null" if v is None else v for v in column]
+    return ["null" if v is None else v for v in column] if nulls else column
 
 
-def _latencies(columns: dict[str, list], holed: dict[str, list], name: str) -> list[str]:
-    """A latency of every config as data.json writes it: its figures, or null without a median."""
-    parts = [holed[latency_column(name, part)] for part in LATENCY_FIELDS]
-    return [
-        "null" if median is None else _LATENCY_TEXT % figures
-        for median, figures in zip(columns[name], zip(*parts, strict=True), strict=True)
+def _field(name: str, column: list) -> Part:
+    """A field of every config: null or its one value written once, else a hole."""
+    nulls = column.count(None)
+    if nulls == len(column):
+        return "null", []
+    first = column[0]
+    if name in _EXACT and not nulls and column.count(first) == len(column):
+        (text,) = _holed(name, [first], 0)
+        return str(text).replace("%", "%%"), []
+    return "%s", [_holed(name, column, nulls)]
+
+
+def _latency(columns: dict[str, list], name: str) -> Part:
+    """A latency of every config: its figures, or null without a median."""
+    median = columns[name]
+    nulls = median.count(None)
+    if nulls == len(median):
+        return "null", []
+    parts = [_field(part, columns[latency_column(name, part)]) for part in LATENCY_FIELDS]
+    if not nulls:  # an object in every config: its figures' holes in the config's text
+        text = ",".join(
+            f"{_KEYS[key]}:{part}" for key, (part, _) in zip(LATENCY_FIELDS, parts, strict=True)
+        )
+        return "{" + text + "}", [column for _, filling in parts for column in filling]
+    figures = zip(
+        *[_holed(part, columns[latency_column(name, part)], 1) for part in LATENCY_FIELDS],
+        strict=True,
+    )
+    texts = [
+        "null" if m is None else _LATENCY_TEXT % f for m, f in zip(median, figures, strict=True)
     ]
+    return "%s", [texts]
 
 
 def configs_text(values: ConfigValues) -> str:
     """A sweep's configs as runs/<id>/data.json lists them: the JSON text to_json writes of
-    them as a list of dicts (without its newline), written column by column."""
+    them as a list of dicts (without its newline), written column by column into one
+    template of a config."""
     columns = {**values.columns, "interactivity": values.interactivity}
     columns["parallelism"] = values.parallelism
-    holed = {name: _holed(name, column) for name, column in columns.items()}
-    fields = [
-        _latencies(columns, holed, name) if name in _LATENCIES else holed[name]
-        for name in _CONFIG_KEYS
-    ]
-    return "[" + ",".join([_CONFIG_TEXT % config for config in zip(*fields, strict=True)]) + "]"
+    parts, holes = [], []
+    for name in _CONFIG_KEYS:
+        part, filling = (
+            _latency(columns, name) if name in _LATENCIES else _field(name, columns[name])
+        )
+        parts.append(f"{_KEYS[name]}:{part}")
+        holes += filling
+    template = "{" + ",".join(parts) + "}"
+    if not holes:  # every config the same
+        return "[" + ",".join([template % ()] * len(values)) + "]"
+    return "[" + ",".join([template % config for config in zip(*holes, strict=True)]) + "]"
 
 
 def run_json(run: Run) -> dict:

@@ -43,6 +43,10 @@ except ImportError:  # not POSIX: builds into one folder are not kept apart
 from .layout import SiteLayout
 from .manifest import Entry, Manifest, digest
 
+# how a staged file is opened: made, or emptied if staged before (the staging folder is this
+# build's own, and no link is followed into it)
+_WRITE = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
+
 # Left in every output folder, so that a later build knows the folder is its own to replace.
 MARKER = ".sitegen-output"
 MARKER_TEXT = (
@@ -93,7 +97,7 @@ class Staging:
         self.out_dir = out_dir.resolve()
         self.previous = previous if previous is not None else Manifest(self.out_dir)
         self.root = Path()  # the staging folder, made on entry
-        self._folders: set[Path] = set()
+        self._folders = {""}  # the folders of the staging folder made so far ("": itself)
         self._lock: contextlib.ExitStack | None = None
 
     def __enter__(self) -> Staging:
@@ -119,11 +123,8 @@ class Staging:
             return Stored(self.previous.entries[rel], staged=False)
         if not _safe(rel):  # output_paths refuses it, and the build, before any commit
             return Stored(Entry(new_digest, len(data), 0), staged=False)
-        target = self.root / rel
         with _as_output_error():
-            self._parent(target)
-            target.write_bytes(data)
-            info = target.stat()
+            info = self._write(rel, data)
         return Stored(Entry(new_digest, info.st_size, info.st_mtime_ns), staged=True)
 
     def commit(self, files: Mapping[str, Stored | Kept]) -> Written:
@@ -152,10 +153,48 @@ class Staging:
                 _swap(self.root, self.out_dir)
         return Written(manifest, tuple(sorted(rel for rel in staged if rel != MARKER)))
 
-    def _parent(self, target: Path) -> None:
-        if target.parent not in self._folders:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            self._folders.add(target.parent)
+    def _write(self, rel: str, data: bytes) -> os.stat_result:
+        """Stage `data` as the file `rel` (a path _safe takes) and return its stat: one open,
+        write and fstat, its folder made the first time a file goes into it. A folder made
+        once and removed since is made again."""
+        folder, path = rel.rpartition("/")[0], os.path.join(self.root, rel)
+        self._folder(folder)
+        try:
+            fd = os.open(path, _WRITE, 0o666)
+        except FileNotFoundError:
+            self._forget(folder)
+            self._folder(folder)
+            fd = os.open(path, _WRITE, 0o666)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view) :]
+            return os.fstat(fd)
+        except OSError as exc:
+            if exc.filename is None:  # named by its file, as an error of open is
+                exc.filename = path
+            raise
+        finally:
+            os.close(fd)
+
+    def _folder(self, folder: str) -> None:
+        """Make the staging folder's `folder` ("a/b", "" for itself), its parents first, once."""
+        if folder in self._folders:
+            return
+        self._folder(folder.rpartition("/")[0])
+        path = os.path.join(self.root, folder)
+        try:
+            os.mkdir(path)
+        except FileExistsError:
+            if not os.path.isdir(path):
+                raise
+        self._folders.add(folder)
+
+    def _forget(self, folder: str) -> None:
+        """`folder` and its parents no longer known to be made."""
+        while folder:
+            self._folders.discard(folder)
+            folder = folder.rpartition("/")[0]
 
     def _in_place_ready(self) -> bool:
         """Whether the output folder is the one the manifest describes: then it is updated in
@@ -196,9 +235,8 @@ class Staging:
         for rel, out in sorted(files.items()):
             if _staged(out):
                 continue
-            target = self.root / rel
-            self._parent(target)
-            _carry(self.previous, rel, target)
+            self._folder(rel.rpartition("/")[0])
+            _carry(self.previous, rel, self.root / rel)
 
 
 class _Folders:

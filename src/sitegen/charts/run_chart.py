@@ -29,8 +29,8 @@ from .frontier_chart import (
     draw_plot,
     tip_lines,
 )
-from .svg import marker, text
-from .tips import shared_tip_css, tip
+from .svg import coords, marker
+from .tips import point_with_tip, shared_tip_css
 
 TIP_BOX = (WIDTH - RIGHT, HEIGHT - BOTTOM)
 
@@ -104,32 +104,60 @@ def draw_run(data: dict) -> str:
     chart = run_chart_id(data["run"])
     plot = draw_plot(data, chart)
     ((curve,), (style,)) = data["curves"], plot.styles
-    label, colour, x, y = curve_label(curve), style.colour, plot.x, plot.y
+    colour, points = style.colour, curve["points"]
+    interactivity = [p["interactivity"] for p in points]
+    throughput = [p["throughput_per_gpu"] for p in points]
+    xs, ys = list(map(plot.x, interactivity)), list(map(plot.y, throughput))
+    shapes = _shapes(style.shape, xs, ys)
     on_frontier = {tuple(p) for p in curve["frontier"]}
-    filled, hollow, points = [], [], []
-    for p in curve["points"]:
-        px, py = x(p["interactivity"]), y(p["throughput_per_gpu"])
-        shape = marker(style.shape, px, py, RADIUS)
+    filled, hollow = [], []
+    for shape, xy in zip(shapes, zip(interactivity, throughput, strict=True), strict=True):
         # points the frontier dominates are drawn hollow
-        xy = (p["interactivity"], p["throughput_per_gpu"])
         (filled if xy in on_frontier else hollow).append(shape)
-        lines = tip_lines(label, p, p["figures"])
-        points.append(
-            f'<path class="pt" tabindex="0" d="{shape}" data-interactivity="{xy[0]!r}" '
-            f'data-throughput-per-gpu="{xy[1]!r}" data-concurrency="{p["concurrency"]}">'
-            f"<title>{text('; '.join(lines))}</title></path>{tip(px, py, lines, TIP_BOX)}"
-        )
     out = plot.out
     out.append(f'<g class="markers" stroke="{colour}" stroke-width="1.5">')
-    for shapes, fill in ((hollow, "#fff"), (filled, colour)):  # the frontier's over the rest
-        if shapes:
-            out.append(f'<path d="{"".join(shapes)}" fill="{fill}"/>')
+    for drawn, fill in ((hollow, "#fff"), (filled, colour)):  # the frontier's over the rest
+        if drawn:
+            out.append(f'<path d="{"".join(drawn)}" fill="{fill}"/>')
     out.append('</g><g class="points" fill="transparent">')
-    out += points
+    out += _hit_areas(curve_label(curve), points, shapes, xs, ys)
     out.append("</g>")
     out.append(shared_tip_css(chart, colour))
     out.append("</svg>")
     return "\n".join(out)
+
+
+def _shapes(shape: str, xs: list[float], ys: list[float]) -> list[str]:
+    """Each point's marker (svg.marker's path), the centres written by one coords call."""
+    outline = marker(shape, 0, 0, RADIUS).removeprefix("M0,0")
+    centres = coords("\n".join(["M%.1f,%.1f"] * len(xs)), _pairs(xs, ys))
+    return [centre + outline for centre in centres.split("\n")]
+
+
+def _pairs(a: Sequence[float], b: Sequence[float]) -> list[float]:
+    """a[0], b[0], a[1], b[1]...: the values of a coords template of x,y pairs."""
+    out = [0.0] * (2 * len(a))
+    out[::2], out[1::2] = a, b
+    return out
+
+
+def _hit_areas(
+    label: str, points: list[dict], shapes: list[str], xs: list[float], ys: list[float]
+) -> list[str]:
+    """Each point's hit area with its tip (tips.point_with_tip, as the other charts write it)."""
+    return [
+        point_with_tip(
+            shape,
+            f'data-interactivity="{p["interactivity"]!r}" '
+            f'data-throughput-per-gpu="{p["throughput_per_gpu"]!r}" '
+            f'data-concurrency="{p["concurrency"]}"',
+            px,
+            py,
+            tip_lines(label, p, p["figures"]),
+            TIP_BOX,
+        )
+        for p, shape, px, py in zip(points, shapes, xs, ys, strict=True)
+    ]
 
 
 __all__ = ["draw_run", "run_chart_data", "run_chart_id"]
