@@ -202,10 +202,9 @@ def x_values(data: dict) -> list[float]:
     return xs + [s["stretches"][0][1] for s in data["series"]] + [data["target"]]
 
 
-def draw_envelopes(data: dict, data_json: str | None = None) -> str:
-    """The chart as an <svg> element for inline use in a page (`data_json`: the data as
-    chart_id hashes it, where the caller has it)."""
-    chart = chart_id("ec", data, data_json)
+def draw_envelopes(data: dict) -> str:
+    """The chart as an <svg> element for inline use in a page."""
+    chart = chart_id("ec", data)
     all_series = data["series"]
     found = styles(len(all_series), data["strong"])
     legend, legend_height = svg_legend(

@@ -257,11 +257,10 @@ def draw_plot(data: dict, chart: str) -> Plot:
     return Plot(out, x, y, found, order)
 
 
-def draw_frontier(data: dict, data_json: str | None = None) -> str:
-    """The chart as an <svg> element for inline use in a page (`data_json`: the data as
-    chart_id hashes it, where the caller has it). Each series' markers come first, then each
-    point's hit area and tip (tips.py)."""
-    chart = chart_id("fc", data, data_json)
+def draw_frontier(data: dict) -> str:
+    """The chart as an <svg> element for inline use in a page. Each series' markers come
+    first, then each point's hit area and tip (tips.py)."""
+    chart = chart_id("fc", data)
     plot = draw_plot(data, chart)
     out, x, y, curves = plot.out, plot.x, plot.y, data["curves"]
     points = []

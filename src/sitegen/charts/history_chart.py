@@ -90,11 +90,10 @@ def series_index(data: dict, curve: dict) -> int:
     return [tuple(o) for o in data["order"]].index((curve["engine"], curve["precision"]))
 
 
-def draw_history(data: dict, data_json: str | None = None) -> str:
-    """The chart as an <svg> element (`data_json`: the data as chart_id hashes it, where the
-    caller has it). Every line comes first, then every marker, then each point's hit area and
-    tip (tips.py)."""
-    chart = chart_id("hc", data, data_json)
+def draw_history(data: dict) -> str:
+    """The chart as an <svg> element. Every line comes first, then every marker, then each
+    point's hit area and tip (tips.py)."""
+    chart = chart_id("hc", data)
     curves = data["curves"]
     found = styles(len(data["order"]), data["strong"], data["palette"])
     labels = [curve_label({"engine": e, "precision": p}) for e, p in data["order"]]

@@ -23,8 +23,7 @@ from .history_chart import draw_history
 from .run_chart import draw_run
 from .series import LegendEntry, legend_entries
 
-# each draws (data, data_json=None): data_json is the data as chart_id hashes it, if known
-# (the UNCACHED kinds are drawn from their data alone)
+# each draws a chart from its data alone
 DRAW: dict[str, Callable] = {
     "frontier": draw_frontier,
     "history": draw_history,

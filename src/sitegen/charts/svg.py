@@ -195,19 +195,10 @@ def axes(x: Scale, y: Scale, x_ticks: list[float], y_ticks: list[float], x_fmt, 
     return out
 
 
-def chart_id(prefix: str, data: object, text: str | None = None) -> str:
-    """A chart's element id, from its data: stable between builds, apart between charts.
-    `text` is json.dumps(data, sort_keys=True), where the caller has it already."""
-    text = json.dumps(data, sort_keys=True) if text is None else text
-    digest = hashlib.sha256(text.encode()).hexdigest()[:10]
+def chart_id(prefix: str, data: object) -> str:
+    """A chart's element id, from its data: stable between builds, apart between charts."""
+    digest = hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:10]
     return f"{prefix}-{digest}"
-
-
-def ascii_text(text: str) -> str | None:
-    """JSON written with ensure_ascii=False as json.dumps writes it by default (ASCII only),
-    where the two are the same: no character beyond ASCII, and no DEL (only the ASCII
-    encoder escapes it); else None."""
-    return text if text.isascii() and "\x7f" not in text else None
 
 
 def svg_start(
