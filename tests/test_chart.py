@@ -12,6 +12,8 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from conftest import chart_entries, write_chart_entries
 from sitegen import frontier
@@ -524,3 +526,15 @@ def test_a_pack_is_written_every_pack_entries_charts(tmp_path, monkeypatch):
     assert len(list((tmp_path / "c").glob("*.pack"))) == 2  # the fifth waits for flush
     cache.flush()
     assert len(chart_entries(tmp_path / "c")) == 5
+
+
+@given(
+    st.sampled_from(["circle", "square", "triangle", "diamond"]),
+    st.lists(st.tuples(st.floats(-1e4, 1e4), st.floats(-1e4, 1e4)), max_size=20),
+)
+def test_markers_are_each_points_marker(shape, points):
+    """svg.markers writes, for many points at once, what marker writes for each."""
+    from sitegen.charts.svg import marker, markers
+
+    xs, ys = [x for x, _ in points], [y for _, y in points]
+    assert markers(shape, xs, ys, 4.0) == [marker(shape, x, y, 4.0) for x, y in points]

@@ -29,7 +29,7 @@ from .frontier_chart import (
     draw_plot,
     tip_lines,
 )
-from .svg import coords, marker
+from .svg import markers
 from .tips import point_with_tip, shared_tip_css
 
 TIP_BOX = (WIDTH - RIGHT, HEIGHT - BOTTOM)
@@ -108,7 +108,7 @@ def draw_run(data: dict) -> str:
     interactivity = [p["interactivity"] for p in points]
     throughput = [p["throughput_per_gpu"] for p in points]
     xs, ys = list(map(plot.x, interactivity)), list(map(plot.y, throughput))
-    shapes = _shapes(style.shape, xs, ys)
+    shapes = markers(style.shape, xs, ys, RADIUS)
     on_frontier = {tuple(p) for p in curve["frontier"]}
     filled, hollow = [], []
     for shape, xy in zip(shapes, zip(interactivity, throughput, strict=True), strict=True):
@@ -125,20 +125,6 @@ def draw_run(data: dict) -> str:
     out.append(shared_tip_css(chart, colour))
     out.append("</svg>")
     return "\n".join(out)
-
-
-def _shapes(shape: str, xs: list[float], ys: list[float]) -> list[str]:
-    """Each point's marker (svg.marker's path), the centres written by one coords call."""
-    outline = marker(shape, 0, 0, RADIUS).removeprefix("M0,0")
-    centres = coords("\n".join(["M%.1f,%.1f"] * len(xs)), _pairs(xs, ys))
-    return [centre + outline for centre in centres.split("\n")]
-
-
-def _pairs(a: Sequence[float], b: Sequence[float]) -> list[float]:
-    """a[0], b[0], a[1], b[1]...: the values of a coords template of x,y pairs."""
-    out = [0.0] * (2 * len(a))
-    out[::2], out[1::2] = a, b
-    return out
 
 
 def _hit_areas(

@@ -3,7 +3,8 @@
 A chart draws its markers first, then for each point a transparent hit area (class `pt`,
 keyboard-focusable) followed by its tip (class `tip`): `.pt:hover+.tip` and `.pt:focus+.tip`
 show it, so the style does not grow with the points, and as every tip comes after every
-marker no point is drawn over a shown tip. The run report's, pair and comparison charts use it.
+marker no point is drawn over a shown tip. The run report's, pair, comparison, model and
+history charts use it.
 """
 
 from __future__ import annotations
@@ -26,12 +27,7 @@ def _tip_text(count: int) -> str:
 def tip(px: float, py: float, lines: list[str], box: tuple[float, float]) -> str:
     """A box of text beside a point, right after the point and hidden until it is hovered or
     focused: one rule set for every tip of a chart (shared_tip_css), none for each."""
-    tx, ty, width, height = tip_box(px, py, lines, box)
-    return (
-        f'<g class="tip" visibility="hidden" transform="translate({num(tx)},{num(ty)})">'
-        f'<rect width="{width}" height="{height}" rx="4"/>'
-        f"{_tip_text(len(lines)) % tuple(map(text, lines))}</g>"
-    )
+    return _tip(px, py, lines, [text(line) for line in lines], box)
 
 
 def point_with_tip(
@@ -43,9 +39,18 @@ def point_with_tip(
     shown = lines
     if "&" in title or "<" in title or ">" in title:
         title, shown = escape(title), [escape(line) for line in lines]
-    tx, ty, width, height = tip_box(px, py, lines, box)  # its width: as the lines read
     return (
         f'<path class="pt" tabindex="0" d="{shape}" {attrs}><title>{title}</title></path>'
+        f"{_tip(px, py, lines, shown, box)}"
+    )
+
+
+def _tip(
+    px: float, py: float, lines: list[str], shown: Sequence[str], box: tuple[float, float]
+) -> str:
+    """The tip of `lines` (its width: as they read), written as `shown` (escaped)."""
+    tx, ty, width, height = tip_box(px, py, lines, box)
+    return (
         f'<g class="tip" visibility="hidden" transform="translate({num(tx)},{num(ty)})">'
         f'<rect width="{width}" height="{height}" rx="4"/>'
         f"{_tip_text(len(lines)) % tuple(shown)}</g>"
