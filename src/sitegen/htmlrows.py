@@ -18,6 +18,12 @@ from .display import engine_name, precision_name
 _SPECIAL = ("&", "<", ">", '"', "'")  # what markupsafe.escape replaces
 
 
+def needs_escape(text: str) -> bool:
+    """Whether the templates' autoescape would change `text` (so a table of text for which
+    this is false can be written as it is)."""
+    return any(c in text for c in _SPECIAL)
+
+
 def escaped(value: object) -> str:
     """`value` as `{{ value }}` prints it in an autoescaped template (str, int or float)."""
     shown = value if isinstance(value, str) else str(value)

@@ -12,9 +12,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from .display import DASH, context_tokens, engine_name, latency, precision_name, rate, tokens
+from .htmlrows import escaped, needs_escape
 from .records import MatrixRun, Run, Site, SweepRun
 from .records.columnar import ConfigValues
 
@@ -402,7 +403,6 @@ def config_figures(values: ConfigValues) -> tuple[Figures, ...]:
     )
 
 
-_HTML_SPECIAL = "&<>\"'"  # what markupsafe.escape replaces
 _ROW_HTML = (
     '      <tr%s><th scope="row">%s</th>' + '<td class="num">%s</td>' * 6 + "<td>%s</td></tr>"
 )
@@ -413,7 +413,7 @@ _OK_ROW, _FAILED_ROW = _ROW_HTML.replace("%s", "", 1), _ROW_HTML.replace("%s", '
 def _row_html(row: ConfigRow) -> str:
     """One row of the configs table, as templates/run.html laid it out, escaped as a template
     escapes."""
-    row = ConfigRow(*(escape(v) if isinstance(v, str) else v for v in row))
+    row = ConfigRow(*(escaped(v) if isinstance(v, str) else v for v in row))
     return (_OK_ROW if row.status == "ok" else _FAILED_ROW) % row
 
 
@@ -421,7 +421,7 @@ def _rows_html(rows: Sequence[ConfigRow]) -> str:
     """The rows of the configs table: escaped only where a row's text needs it, as escape()
     is slow; the text of every row is looked at once."""
     text = "".join([r.parallelism + "".join(r[3:]) for r in rows])
-    if not any(c in text for c in _HTML_SPECIAL):
+    if not needs_escape(text):
         return "\n".join([(_OK_ROW if row.status == "ok" else _FAILED_ROW) % row for row in rows])
     return "\n".join(map(_row_html, rows))
 
