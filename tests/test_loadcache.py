@@ -13,7 +13,7 @@ import pytest
 from conftest import config, sweep
 from sitegen import filedigests
 from sitegen.records import load_site, readbatch
-from sitegen.records.loadcache import INDEX, LoadCache
+from sitegen.records.loadcache import INDEX, LoadCache, LoadMemo
 
 MATRIX = """\
 kind: matrix
@@ -214,6 +214,39 @@ def test_a_valid_segment_that_is_not_the_indexed_one_is_not_used(make_site, not_
     (folder / INDEX).write_bytes(index)
     assert not index_of(root).files
     assert_same_load(root)
+
+
+def assert_same_as_fresh(loaded: tuple, root: Path) -> None:
+    """A load (site, problems) equal to a load without any cache."""
+    (site, problems), (fresh, fresh_problems) = loaded, load_site(root, use_cache=False)
+    assert problems.sorted() == fresh_problems.sorted()
+    assert site.runs == fresh.runs and site.digests == fresh.digests
+    for name, column in fresh.table.columns.items():
+        assert same_columns(site.table.columns[name], column), name
+
+
+def test_a_memo_loads_as_the_disk_does_without_reading_the_cache(make_site, monkeypatch, not_racy):
+    """The preview's rebuilds: the load cache as the last build left it, kept in memory."""
+    root = make_site(runs=_runs())
+    memo = LoadMemo()
+    assert_same_as_fresh(load_site(root, use_cache=True, memo=memo), root)  # cold: read, kept
+    reads: list[Path] = []
+    real = LoadCache._read
+    monkeypatch.setattr(LoadCache, "_read", lambda self: reads.append(self.folder) or real(self))
+    runs = root / "data/runs"
+    for k in range(10):  # past MAX_SEGMENTS: compacted, in memory as on disk
+        (runs / "lab/e.yaml").write_text(json.dumps(sweep(configs=[config(8, 16, 600.0 + k, 25.0)])))
+        if k == 3:
+            (runs / "lab/d.yaml").unlink()
+            (runs / "lab/f.yaml").write_text(json.dumps(sweep(gpu="g2", date="2026-10-02")))
+        loaded = load_site(root, use_cache=True, memo=memo)
+        assert reads == []  # not read from the disk again
+        assert_same_as_fresh(loaded, root)
+        assert index_of(root).files == memo.cache.files  # what it holds is what it wrote
+        reads.clear()
+    (root / "data/gpus.yaml").write_text((root / "data/gpus.yaml").read_text() + "\n")
+    assert_same_as_fresh(load_site(root, use_cache=True, memo=memo), root)
+    assert len(reads) == 1  # other catalogs: the cache on disk, for them
 
 
 def test_many_edits_keep_few_segments(make_site, not_racy):

@@ -21,6 +21,7 @@ from .output import KEPT
 from .output_paths import check_outputs, list_digest, output_list
 from .progress import Progress
 from .records import Problems, SiteError, load_site
+from .records.loadcache import LoadMemo
 from .render import asset_files, check_templates, environment
 from .sitemap import robots_txt, sitemap_xml
 from .summaries import SummaryMemo
@@ -47,6 +48,15 @@ class Reuse:
 
 
 @dataclass
+class Memo:
+    """What a process that builds again and again (the preview) keeps from one build to the
+    next: the load cache as it wrote it, and the summaries of pairs whose runs are unchanged."""
+
+    loaded: LoadMemo = field(default_factory=LoadMemo)
+    summaries: SummaryMemo = field(default_factory=SummaryMemo)
+
+
+@dataclass
 class Rendered:
     files: dict[str, Any]  # output path -> what `store` returned (bytes by default), or KEPT
     problems: Problems
@@ -63,7 +73,7 @@ def render_outputs(
     reuse: Reuse | None = None,
     parallel: bool = False,
     store: Callable[[str, bytes], Any] = keep_bytes,
-    memo: SummaryMemo | None = None,
+    memo: Memo | None = None,
 ) -> Rendered:
     """Every output of the site; a job that `reuse` can keep is given as KEPT, not made.
 
@@ -71,13 +81,13 @@ def render_outputs(
     it beside the output folder; the default keeps its bytes). Raises SiteError on errors.
     With `use_cache` off the cache beside the site (parsed records, charts) is neither read
     nor written (sitegen check). With `parallel`, a big build makes its pages on every core.
-    A `memo` keeps summaries between builds of one process (the preview).
+    A `memo` keeps the load cache and summaries between builds of one process (the preview).
     """
     site_root = Path(site_root)
     progress = progress or Progress()
     progress.phase("load")
     with paused():  # records, configs, runs: many objects and no cycles
-        site, problems = load_site(site_root, use_cache=use_cache)
+        site, problems = load_site(site_root, use_cache, memo.loaded if memo else None)
     if site is None:
         raise SiteError(problems.sorted())
     run_ids = {run.id for run in site.runs}
@@ -86,7 +96,7 @@ def render_outputs(
         raise SiteError(problems.sorted())
     progress.phase("compute")
     with _frozen():  # what loading made lives until the build ends
-        src = Sources(site, memo.summarise(site) if memo else summarise(site), content)
+        src = Sources(site, memo.summaries.summarise(site) if memo else summarise(site), content)
         env = environment(site_root)
         nav_pages = sorted(content.pages)
         with paused():  # tens of thousands of jobs and keys, no cycles

@@ -24,7 +24,7 @@ from ..quickfiles import QuickSiteFiles, relative_names
 from . import columnar, parquet, readbatch, schema
 from .checker import SLUG, Checker
 from .columnar import ConfigTable
-from .loadcache import Clean, LoadCache, cache_key
+from .loadcache import Clean, LoadCache, LoadMemo, cache_key
 from .model import Catalogs, Run, Site, SweepRun
 from .parsecache import ParseCache
 from .problems import WARNING, Problem, Problems
@@ -399,13 +399,16 @@ def _cross_checks(
             )
 
 
-def load_site(root: Path | str, use_cache: bool = False) -> tuple[Site | None, Problems]:
+def load_site(
+    root: Path | str, use_cache: bool = False, memo: LoadMemo | None = None
+) -> tuple[Site | None, Problems]:
     """Read and check a whole site. The Site is None when any error was found.
 
     With `use_cache`, the site's cache saves work, and is kept up to date: a plain sweep
     file whose stat or bytes are as an earlier build found them comes from the load cache
     (records.loadcache) without being read or parsed, and other YAML records parsed before
-    are read from the parse cache (records.parsecache).
+    are read from the parse cache (records.parsecache). A `memo` keeps the load cache in
+    memory from one call to the next (the preview's rebuilds).
     """
     root = Path(root)
     problems = Problems()
@@ -429,7 +432,8 @@ def load_site(root: Path | str, use_cache: bool = False) -> tuple[Site | None, P
     if use_cache:
         parsed = ParseCache(cache_folder(root, "parsed"))
         stats = FileDigests.for_site(root)
-        cache = LoadCache(cache_folder(root, "loaded"), cache_key(digests))
+        folder, key = cache_folder(root, "loaded"), cache_key(digests)
+        cache = memo.cache_for(folder, key) if memo else LoadCache(folder, key)
     else:
         parsed, stats, cache = None, FileDigests(None), LoadCache(None, {})
     runs, table, cleans = load_runs(root, known, problems, digests, parsed, stats, cache)

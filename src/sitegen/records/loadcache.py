@@ -64,6 +64,21 @@ class Clean:
     segment: str | None = None  # the cache segment its rows are in, when read from the cache
 
 
+class LoadMemo:
+    """The load cache kept in memory between the builds of one process (the preview): a
+    build whose catalogs and code are those of the last one reads nothing of it from disk."""
+
+    def __init__(self) -> None:
+        self.cache: LoadCache | None = None
+
+    def cache_for(self, folder: Path | None, key: dict) -> LoadCache:
+        """The kept cache when it is for `folder` and `key`, else the one on disk."""
+        kept = self.cache
+        if kept is None or kept.folder != folder or kept.key != key:
+            kept = self.cache = LoadCache(folder, key)
+        return kept
+
+
 def cache_key(catalog_digests: dict[str, str]) -> dict:
     """What the whole cache is valid for: this code, these catalogs and sitegen.yaml."""
     return {"code": code_version(), "catalogs": sorted(catalog_digests.items())}
@@ -82,7 +97,10 @@ def _fields_of(stored: dict) -> dict:
 
 
 class LoadCache:
-    """The cache as read at the start of a build; `folder` None: a cache of nothing."""
+    """The cache as read at the start of a build; `folder` None: a cache of nothing.
+
+    After `save` it holds what it wrote, so that the next build of the same process can use
+    it as it is (LoadMemo)."""
 
     def __init__(self, folder: Path | None, key: dict) -> None:
         self.folder = folder
@@ -164,6 +182,12 @@ class LoadCache:
         index = {"key": _json_key(self.key), "segments": segments, "files": files}
         write_signed(self.folder / INDEX, KIND, VERSION, index)
         prune(self.folder, SUFFIX, set(segments))
+        # this object now holds what it wrote: a process that builds again (the preview)
+        # takes its next build's entries from here, without reading the index and segments
+        columns = {s: self.columns[s] for s in segments if s in self.columns}
+        if fresh:
+            columns[name] = {k: v[rows] for k, v in table_columns.items()}
+        self.files, self.segments, self.columns = files, segments, columns
 
     def _write_segment(self, columns: dict[str, np.ndarray]) -> tuple[str, dict] | None:
         """Store rows of config columns; (name, index entry), or None if it cannot be."""

@@ -14,10 +14,9 @@ from urllib.parse import urlsplit
 
 from ..jobcache import JobRecord
 from ..output import KEPT
-from ..outputs import Reuse, render_outputs
+from ..outputs import Memo, Reuse, render_outputs
 from ..records import Problem, Problems, SiteError
 from ..records.load import catalogs
-from ..summaries import SummaryMemo
 from .state import SiteState, Snapshot
 
 
@@ -78,7 +77,7 @@ class Rebuilder:
         self._thread: threading.Thread | None = None
         self._records: dict[str, JobRecord] = {}  # the jobs of the last good build
         self._checked: str | None = None  # the digest of its output paths, which passed
-        self._summaries = SummaryMemo()  # a pair whose runs did not change is not summarised
+        self._memo = Memo()  # the load cache and the summaries of unchanged pairs, in memory
 
     def build_now(self, trigger: Iterable[str] = (), parallel: bool = False) -> BuildReport:
         """Build at once and publish the outcome; the last good files stay on failure.
@@ -118,7 +117,7 @@ class Rebuilder:
         not made again: its bytes are taken from that build."""
         reuse = Reuse(self._records, last.__contains__, self._checked)
         rendered = render_outputs(
-            self.site_root, reuse=reuse, parallel=parallel, memo=self._summaries
+            self.site_root, reuse=reuse, parallel=parallel, memo=self._memo
         )
         files = {rel: last[rel] if data is KEPT else data for rel, data in rendered.files.items()}
         self._records, self._checked = rendered.jobs, rendered.checked
