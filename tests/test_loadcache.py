@@ -235,7 +235,8 @@ def test_a_memo_loads_as_the_disk_does_without_reading_the_cache(make_site, monk
     monkeypatch.setattr(LoadCache, "_read", lambda self: reads.append(self.folder) or real(self))
     runs = root / "data/runs"
     for k in range(10):  # past MAX_SEGMENTS: compacted, in memory as on disk
-        (runs / "lab/e.yaml").write_text(json.dumps(sweep(configs=[config(8, 16, 600.0 + k, 25.0)])))
+        configs = [config(8, 16, 600.0 + k, 25.0)]
+        (runs / "lab/e.yaml").write_text(json.dumps(sweep(configs=configs)))
         if k == 3:
             (runs / "lab/d.yaml").unlink()
             (runs / "lab/f.yaml").write_text(json.dumps(sweep(gpu="g2", date="2026-10-02")))

@@ -33,7 +33,7 @@ def test_walk_follows_links_that_stay_inside_and_names_the_others(tmp_path) -> N
     (runs / "gone.yaml").symlink_to("nowhere.yaml")
     (runs / "notes.txt").symlink_to(tmp_path / "outside.yaml")  # not wanted: not read, no error
     problems = Problems()
-    found = SiteFiles(root).walk(runs, problems, wanted=lambda p: p.suffix == ".yaml")
+    found = SiteFiles(root).walk(runs, problems, wanted=lambda name: name.endswith(".yaml"))
     assert rels(root, found) == ["data/runs/b.yaml", "data/runs/lab/a.yaml"]
     assert sorted((p.file, p.message.split(":")[0]) for p in problems.items) == [
         (

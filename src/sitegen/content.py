@@ -20,7 +20,7 @@ from .records.problems import Problem, Problems, describe
 from .records.yamlpos import ParseError, decode, parse
 from .reproducible import NotReproducible
 from .sandbox import LimitExceeded, Sandbox, template_line
-from .sitefiles import SiteFiles
+from .sitefiles import SiteFiles, suffix_of
 from .urls import markdown_image_problem, markdown_link_problem
 
 # the closing line may end the file, and the front matter may be empty
@@ -190,7 +190,7 @@ def load_content(
     base = SiteLayout(root).content
     if not base.is_dir():
         return content
-    for path in SiteFiles(root).walk(base, problems, wanted=lambda p: p.suffix == ".md"):
+    for path in SiteFiles(root).walk(base, problems, wanted=lambda name: suffix_of(name) == ".md"):
         rel = path.relative_to(root).as_posix()
         parts = path.relative_to(base).with_suffix("").parts
         copy = read_copy(path, rel, problems)

@@ -25,6 +25,13 @@ NOT_REGULAR = "not a regular file (a pipe, socket or device), not read"
 BROKEN = "cannot read: a link to a file that does not exist"
 
 
+def suffix_of(name: str) -> str:
+    """A file name's suffix as pathlib gives it (".yaml"; "" for ".hidden" or "name."),
+    without making a path."""
+    i = name.rfind(".")
+    return name[i:] if 0 < i < len(name) - 1 else ""
+
+
 def _inside(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
@@ -81,11 +88,11 @@ class SiteFiles:
         self,
         folder: Path,
         problems: Problems,
-        wanted: Callable[[Path], bool] = lambda path: True,
-        skipped: Callable[[Path], bool] = lambda path: False,
+        wanted: Callable[[str], bool] = lambda name: True,
+        skipped: Callable[[str], bool] = lambda name: False,
     ) -> list[Path]:
-        """Every regular file under `folder` that `wanted` (told its path) wants, sorted;
-        folders that are `skipped` are not entered.
+        """Every regular file under `folder` whose name `wanted` wants, sorted; folders whose
+        name is `skipped` are not entered.
 
         Links are followed while they stay inside the site's input folders; a link leaving
         them, a broken link or a file that is not regular is a problem (for folders always,
@@ -111,16 +118,16 @@ class SiteFiles:
                 problems.add(Problem(self.rel(here), None, "", f"cannot read: {exc.strerror}"))
                 continue
             for entry in entries:
-                path = here / entry.name
+                name = entry.name
                 if entry.is_dir():  # a folder, or a link to one
-                    if not skipped(path) and self.check(path, problems):
+                    if not skipped(name) and self.check(path := here / name, problems):
                         pending.append(path)
-                elif not wanted(path):
+                elif not wanted(name):
                     continue
                 elif folder_ok and entry.is_file(follow_symlinks=False):
-                    found.append(path)  # the directory entry's type: no stat needed
-                elif entry.is_symlink() and not os.path.lexists(os.path.realpath(path)):
-                    problems.add(Problem(self.rel(path), None, "", BROKEN))
-                elif self.check(path, problems):
-                    found.append(path)
+                    found.append(here / name)  # the directory entry's type: no stat needed
+                elif entry.is_symlink() and not os.path.lexists(os.path.realpath(here / name)):
+                    problems.add(Problem(self.rel(here / name), None, "", BROKEN))
+                elif self.check(here / name, problems):
+                    found.append(here / name)
         return sorted(found)

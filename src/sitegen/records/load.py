@@ -125,12 +125,15 @@ def run_files(root: Path, ids: dict[str, str], problems: Problems) -> list[tuple
         runs_dir,
         problems,
         # hidden files and folders (editor backups, .git) are not records
-        wanted=lambda p: p.suffix.lower() in suffixes and not p.name.startswith("."),
-        skipped=lambda p: p.name.startswith("."),
+        wanted=lambda name: (
+            not name.startswith(".") and sitefiles.suffix_of(name).lower() in suffixes
+        ),
+        skipped=lambda name: name.startswith("."),
     )
     for path in paths:
         rel = relative(path)
-        if path.suffix not in suffixes:
+        suffix = sitefiles.suffix_of(path.name)
+        if suffix not in suffixes:
             problems.add(
                 Problem(
                     rel,
@@ -143,7 +146,7 @@ def run_files(root: Path, ids: dict[str, str], problems: Problems) -> list[tuple
             )
             continue
         rid = run_id(rel.removeprefix(SiteLayout.RUNS_PREFIX))
-        if path.suffix == parquet.SUFFIX:
+        if suffix == parquet.SUFFIX:
             found.append((path, rel, rid))
             continue
         if rid in ids:

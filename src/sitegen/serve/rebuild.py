@@ -116,9 +116,7 @@ class Rebuilder:
         """The site's files; a page whose inputs did not change since the last good build is
         not made again: its bytes are taken from that build."""
         reuse = Reuse(self._records, last.__contains__, self._checked)
-        rendered = render_outputs(
-            self.site_root, reuse=reuse, parallel=parallel, memo=self._memo
-        )
+        rendered = render_outputs(self.site_root, reuse=reuse, parallel=parallel, memo=self._memo)
         files = {rel: last[rel] if data is KEPT else data for rel, data in rendered.files.items()}
         self._records, self._checked = rendered.jobs, rendered.checked
         return files, rendered.problems
