@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from json.encoder import encode_basestring
 from typing import Any
 
+from .briefs import Brief
 from .energy import Energy
 from .envelope import Envelope
 from .jsonhtml import json_scalar
@@ -241,7 +242,9 @@ def compare_json(
     }
 
 
-def leaderboard_rows(site: Site, pairs: dict[tuple[str, str], list[WorkloadSummary]]) -> list:
+def leaderboard_rows(site: Site, pairs: dict[tuple[str, str], list[Brief]]) -> list:
+    """One row per model x GPU x workload, from each pair's briefs (or summaries: the same
+    names), best first at the headline."""
     rows = []
     for (model, gpu), summaries in pairs.items():
         for s in summaries:

@@ -7,11 +7,11 @@ one line and its Markdown characters escaped, so a name cannot add a heading, a 
 from __future__ import annotations
 
 from . import display
+from .briefs import Brief
 from .datafiles import leaderboard_rows
 from .feeds import FEED
 from .glyphs import printable
 from .records import Site
-from .tables import WorkloadSummary
 
 LLMS = "llms.txt"
 _MARKDOWN = set("\\`*_{}[]()<>#+-!|~")
@@ -22,7 +22,7 @@ def md(text: object) -> str:
     return "".join("\\" + ch if ch in _MARKDOWN else ch for ch in printable(str(text)))
 
 
-def llms_txt(site: Site, pairs: dict[tuple[str, str], list[WorkloadSummary]]) -> str:
+def llms_txt(site: Site, pairs: dict[tuple[str, str], list[Brief]]) -> str:
     config = site.config
     base = config.base_url
     target = display.rate(config.headline_interactivity)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .briefs import BriefCache
 from .charts import ChartCache
 from .content import load_content
 from .gcpause import paused
@@ -24,8 +25,7 @@ from .records import Problems, SiteError, load_site
 from .records.loadcache import LoadMemo
 from .render import asset_files, check_templates, environment
 from .sitemap import robots_txt, sitemap_xml
-from .summaries import SummaryMemo
-from .tables import summarise
+from .summaries import Summaries, SummaryMemo
 from .views import Job, Keys, Sources, plan_jobs
 
 
@@ -96,7 +96,14 @@ def render_outputs(
         raise SiteError(problems.sorted())
     progress.phase("compute")
     with _frozen():  # what loading made lives until the build ends
-        src = Sources(site, memo.summaries.summarise(site) if memo else summarise(site), content)
+        briefs = None  # the last build's briefs, where kept on disk
+        if memo is not None:
+            summaries = Summaries(site, made=memo.summaries.summarise(site))
+        else:
+            if use_cache:
+                briefs = BriefCache.for_site(site_root, dict(site.shared_digests()))
+            summaries = Summaries(site, briefs.entries if briefs else None)
+        src = Sources(site, summaries, content)
         env = environment(site_root)
         nav_pages = sorted(content.pages)
         with paused():  # tens of thousands of jobs and keys, no cycles
@@ -114,6 +121,9 @@ def render_outputs(
         shared = {"site": site.config, "nav_pages": nav_pages}
         maker = Maker(src, env, shared, site_root, cache, store)
         workers = workers_for(len(to_make)) if parallel else 1
+        if workers > 1:  # made here once, for every worker to inherit
+            summaries.everything()
+            summaries.briefs()
         made = make_all(maker, to_make, progress, workers)
         problems.extend(made.copy_problems)
         records = {**made.records, **kept}  # every job's record, for the next build
@@ -130,6 +140,8 @@ def render_outputs(
         for record in records.values():  # charts drawn by workers, and those of kept pages
             cache.keep(record.charts)
         cache.prune()  # entries no page of this build uses would only pile up
+        if briefs is not None:
+            briefs.save(summaries.by_digest())
 
         files: dict[str, Any] = dict(made.files)
         for record in kept.values():

@@ -1,5 +1,6 @@
-"""Summaries kept between the builds of one process: a pair whose runs did not change since
-the last build is not summarised again (the preview, which rebuilds on every save).
+"""A site's summaries, made when a page first needs them (`Summaries`), and summaries kept
+between the builds of one process (`SummaryMemo`): a pair whose runs did not change since the
+last build is not summarised again (the preview, which rebuilds on every save).
 
 A pair's summaries depend on its own runs only, given the catalogs and `sitegen.yaml`: its
 fingerprint is the digest of those files and of each of its runs' file. A kept summary is the
@@ -10,14 +11,106 @@ which move when another file's configs come before them: they are moved with the
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterator
 from dataclasses import dataclass
 
+from .briefs import Brief, brief_of, pair_digest
 from .records import Site
 from .records.columnar import ConfigTable
 from .records.model import SweepRun
 from .tables import WorkloadSummary, summarise
 
 Pair = tuple[str, str]
+
+
+class Summaries:
+    """(model, GPU) -> its workload summaries, each pair summarised the first time it is read,
+    with the other pairs of its model (a rebuild reads few); and every pair's briefs.
+
+    Summaries depend on a pair's own runs (given the catalogs, sitegen.yaml and the code):
+    summarising some pairs gives what summarising the whole site gives for them. `briefs`
+    takes a pair's briefs from `kept` (pair digest -> briefs, the last build's) while its runs'
+    digest is unchanged, so a build that makes only the pages of one pair summarises one model.
+    """
+
+    def __init__(
+        self,
+        site: Site,
+        kept: dict[str, list[Brief]] | None = None,
+        made: dict[Pair, list[WorkloadSummary]] | None = None,
+    ) -> None:
+        self.site = site
+        self._kept = kept or {}
+        self._made: dict[Pair, list[WorkloadSummary]] = {}
+        self._models: set[str] = set()  # the models whose pairs are all in _made
+        self._runs: dict[str, list[SweepRun]] = {}  # model -> its sweeps
+        for run in site.sweeps:
+            self._runs.setdefault(run.model, []).append(run)
+        self._briefs: dict[Pair, list[Brief]] | None = None
+        if made is not None:  # every pair summarised already
+            self._made = dict(made)
+            self._models = set(self._runs)
+
+    def get(self, pair: Pair, default: list | None = None) -> list[WorkloadSummary]:
+        model = pair[0]
+        if model not in self._models:
+            self._summarise(model)
+        return self._made.get(pair, default if default is not None else [])
+
+    def everything(self) -> dict[Pair, list[WorkloadSummary]]:
+        """Every pair's summaries (made now for the models not summarised yet): what workers
+        forked to make many pages inherit."""
+        if len(self._models) < len(self._runs):
+            todo = [r for m, runs in self._runs.items() if m not in self._models for r in runs]
+            self._made.update(summarise(dataclasses.replace(self.site, runs=tuple(todo))))
+            self._models = set(self._runs)
+        return self._made
+
+    def _summarise(self, model: str) -> None:
+        runs = tuple(self._runs.get(model, ()))
+        self._made.update(summarise(dataclasses.replace(self.site, runs=runs)))
+        self._models.add(model)
+
+    def digests(self) -> dict[Pair, str]:
+        """(model, GPU) -> pair_digest of its sweeps, for every pair with a sweep."""
+        digests = self.site.digests
+        runs: dict[Pair, list[tuple[str, str, str | None]]] = {}
+        for model_runs in self._runs.values():
+            for r in model_runs:
+                runs.setdefault((r.model, r.gpu), []).append((r.id, r.path, digests.get(r.path)))
+        return {pair: pair_digest(rs) for pair, rs in sorted(runs.items())}
+
+    def briefs(self) -> dict[Pair, list[Brief]]:
+        """Every pair's briefs (only pairs that have summaries), by model, then GPU."""
+        if self._briefs is None:
+            self._briefs = {}
+            by_digest = self.digests()
+            missing = {p[0] for p, d in by_digest.items() if d not in self._kept}
+            for model in sorted(missing - self._models):
+                self._summarise(model)
+            for pair, digest in by_digest.items():
+                if pair in self._made or pair[0] in self._models:
+                    briefs = [brief_of(s) for s in self._made.get(pair, [])]
+                else:
+                    briefs = self._kept[digest]
+                if briefs:
+                    self._briefs[pair] = briefs
+        return self._briefs
+
+    def by_digest(self) -> dict[str, list[Brief]]:
+        """Every pair's briefs (none for a pair without summaries) by its pair digest: what
+        the next build may keep."""
+        briefs = self.briefs()
+        return {d: briefs.get(pair, []) for pair, d in self.digests().items()}
+
+    def __contains__(self, pair: object) -> bool:
+        return pair in self.briefs()
+
+    def __iter__(self) -> Iterator[Pair]:
+        return iter(self.briefs())
+
+    def __len__(self) -> int:
+        return len(self.briefs())
 
 
 @dataclass(frozen=True)

@@ -26,8 +26,8 @@ def best_first(src: Sources, keys: list[tuple[str, str]]) -> list[dict]:
     """Rows for lists of pairs: the default workload's headline, best first."""
     rows = []
     for model, gpu in keys:
-        summaries = src.summaries(model, gpu)
-        main = summaries[0] if summaries else None
+        briefs = src.briefs.get((model, gpu))
+        main = briefs[0] if briefs else None  # the default workload's
         rows.append(
             {
                 "model": src.site.models[model],

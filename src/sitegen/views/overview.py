@@ -16,9 +16,10 @@ from typing import Any
 from markupsafe import Markup
 
 from .. import display, energy
+from ..briefs import Brief
 from ..datafiles import leaderboard_csv, leaderboard_rows, pair_route, to_json
 from ..records import Gpu, Model, Site, Workload
-from ..tables import LadderRow, WorkloadSummary, rung_targets
+from ..tables import LadderRow, rung_targets
 from .page import DataFile, Page, Quote, View
 from .sources import Sources
 
@@ -75,7 +76,7 @@ class OverviewView(View):
 
 
 def overview_outputs(src: Sources) -> tuple[Page, list[DataFile]]:
-    rows = leaderboard_rows(src.site, src.pairs)
+    rows = leaderboard_rows(src.site, src.briefs)
     files = [
         DataFile("data/leaderboard.json", to_json(rows)),
         DataFile("data/leaderboard.csv", leaderboard_csv(src.site, rows)),
@@ -96,10 +97,10 @@ def vendor_value(vendor: str | None) -> str:
     return re.sub(r"[^a-z0-9]+", "-", (vendor or "").lower()).strip("-")
 
 
-def _ranked(summaries: list[WorkloadSummary]) -> list[WorkloadSummary]:
+def _ranked(briefs: list[Brief]) -> list[Brief]:
     """Best first by tokens/s per GPU at the headline; unreached last; ties by GPU."""
     return sorted(
-        summaries,
+        briefs,
         key=lambda s: (
             s.headline.throughput_per_gpu is None,
             -(s.headline.throughput_per_gpu or 0),
@@ -108,7 +109,7 @@ def _ranked(summaries: list[WorkloadSummary]) -> list[WorkloadSummary]:
     )
 
 
-def _data_row(site: Site, s: WorkloadSummary) -> dict:
+def _data_row(site: Site, s: Brief) -> dict:
     """A board row as overview.js reads it: each curve's value and measured power at every
     rung; where a rung has no measured power the GPU's all-in power applies (tables._Rungs)."""
     gpu = site.gpus[s.gpu]
@@ -125,11 +126,8 @@ def _data_row(site: Site, s: WorkloadSummary) -> dict:
             {
                 "engine": c.engine,
                 "precision": c.precision,
-                "throughput_per_gpu": [r.throughput_per_gpu for r in c.rungs],
-                "measured_power_w": [
-                    r.power.per_gpu_w if r.power and r.power.source == energy.MEASURED else None
-                    for r in c.rungs
-                ],
+                "throughput_per_gpu": list(c.throughput_per_gpu),
+                "measured_power_w": list(c.measured_power_w),
             }
             for c in s.curves
         ],
@@ -140,9 +138,9 @@ def _sections(src: Sources) -> tuple[list[WorkloadBoards], list[dict]]:
     """The boards, the default workload first and models by name, and the data block's rows."""
     site = src.site
     default = site.config.default_workload
-    by_workload: dict[str, dict[str, list[WorkloadSummary]]] = {}
-    for (model, _gpu), summaries in src.pairs.items():
-        for s in summaries:
+    by_workload: dict[str, dict[str, list[Brief]]] = {}
+    for (model, _gpu), briefs in src.briefs.items():
+        for s in briefs:
             by_workload.setdefault(s.workload, {}).setdefault(model, []).append(s)
     sections, data = [], []
     for workload in sorted(by_workload, key=lambda w: (w != default, w)):
@@ -195,8 +193,8 @@ def overview_page(src: Sources) -> Page:
     models = sorted(src.models, key=lambda m: site.models[m].name)
     gpus = sorted(src.gpus, key=lambda g: site.gpus[g].name)
     targets = rung_targets(site)
-    curves = [c for summaries in src.pairs.values() for s in summaries for c in s.curves]
-    vendors = {vendor_value(v): v for _, g in src.pairs if (v := site.gpus[g].vendor)}
+    curves = [c for briefs in src.briefs.values() for s in briefs for c in s.curves]
+    vendors = {vendor_value(v): v for _, g in src.briefs if (v := site.gpus[g].vendor)}
     leaders = _leaders(sections)
     description = config.description or (
         f"Tokens/s per GPU, $ per million tokens and joules per token at "
@@ -217,7 +215,7 @@ def overview_page(src: Sources) -> Page:
     }
     view = OverviewView(
         sections=sections,
-        only_matrix=[k for k in src.pair_keys if k not in src.pairs],
+        only_matrix=[k for k in src.pair_keys if k not in src.briefs],
         models=[site.models[m] for m in models],
         gpus=[site.gpus[g] for g in gpus],
         quote=src.quote,

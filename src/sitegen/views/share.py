@@ -32,10 +32,11 @@ JSON, CSV = "application/json", "text/csv"
 
 def _dates(src: Sources, pairs: list[tuple[str, str]]) -> tuple[dt.date, dt.date] | None:
     """First and last date of the current runs of `pairs`' summaries."""
-    summaries = [s for pair in pairs for s in src.summaries(*pair)]
-    if not summaries:
+    briefs = src.briefs
+    found = [s for pair in pairs for s in briefs.get(pair, ())]
+    if not found:
         return None
-    return min(s.first_date for s in summaries), max(s.last_date for s in summaries)
+    return min(s.first_date for s in found), max(s.last_date for s in found)
 
 
 class Share:
@@ -135,8 +136,7 @@ class Share:
     def badge(self, model: str, gpu: str) -> dict | None:
         """The pair page's badge: its address and the Markdown that embeds it."""
         src = self.src
-        summaries = src.summaries(model, gpu)
-        if not summaries:
+        if (model, gpu) not in src.briefs:  # no summary: no headline to show
             return None
         route = pair_route(model, gpu)
         name = f"{src.site.models[model].name} on {src.site.gpus[gpu].name}"
@@ -147,7 +147,7 @@ class Share:
 
 
 def badge_file(src: Sources, model: str, gpu: str) -> DataFile:
-    head = src.summaries(model, gpu)[0].headline
+    head = src.briefs[(model, gpu)][0].headline
     value = badge_value(head.throughput_per_gpu, head.target)
     svg = badge_svg(src.site.gpus[gpu].name, value, head.throughput_per_gpu is not None)
     return DataFile(pair_route(model, gpu) + BADGE, svg)
@@ -180,7 +180,7 @@ def share_jobs(src: Sources, keys: Keys, job: Callable) -> list:
                 lambda m=model, g=gpu, r=route, carded=carded: (
                     [],
                     ([DataFile(image_path(r), card_png(pair_card(src, m, g)))] if carded else [])
-                    + ([badge_file(src, m, g)] if src.summaries(m, g) else []),
+                    + ([badge_file(src, m, g)] if (m, g) in src.briefs else []),
                 ),
             )
         )
@@ -229,7 +229,7 @@ def share_jobs(src: Sources, keys: Keys, job: Callable) -> list:
         job(
             "llms.txt",
             keys.of("llms", None, pairs),
-            lambda: ([], [DataFile(LLMS, llms_txt(site, src.pairs))]),
+            lambda: ([], [DataFile(LLMS, llms_txt(site, src.briefs))]),
         )
     )
     return out

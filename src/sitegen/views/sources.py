@@ -9,10 +9,12 @@ from typing import Any, TypeVar
 from markupsafe import Markup
 
 from .. import datafiles, standings
+from ..briefs import Brief
 from ..content import Content, CopyError, render_copy
 from ..datafiles import Encoded, encoded
 from ..envelope import Envelope
 from ..records import Problems, Run, Site
+from ..summaries import Summaries
 from ..tables import LadderRow, WorkloadSummary
 from .page import Quote
 
@@ -34,11 +36,12 @@ class Sources:
     def __init__(
         self,
         site: Site,
-        pairs: dict[tuple[str, str], list[WorkloadSummary]],
+        pairs: Summaries | dict[tuple[str, str], list[WorkloadSummary]],
         content: Content,
     ) -> None:
         self.site = site
-        self.pairs = pairs
+        # made when first read; a dict given is every pair's summaries, made already
+        self.pairs = pairs if isinstance(pairs, Summaries) else Summaries(site, made=pairs)
         self.content = content
         self.problems = Problems()
         self._envelopes: dict[tuple[str, str, str], Envelope] = {}
@@ -69,6 +72,12 @@ class Sources:
 
     def summaries(self, model: str, gpu: str) -> list[WorkloadSummary]:
         return self.pairs.get((model, gpu), [])
+
+    @property
+    def briefs(self) -> dict[tuple[str, str], list[Brief]]:
+        """Every pair's briefs (the pairs that have summaries): what the pages that list every
+        pair read, without summarising pairs whose runs did not change (briefs.py)."""
+        return self.pairs.briefs()
 
     def envelope(self, summary: WorkloadSummary) -> Envelope:
         """The upper envelope of a summary's curves, found once per build."""
@@ -139,9 +148,8 @@ class Sources:
 
     @functools.cached_property
     def pair_keys(self) -> list[tuple[str, str]]:
-        """Every model x GPU with a run of either kind."""
-        keys = set(self.pairs) | {(r.model, r.gpu) for r in self.site.runs}
-        return sorted(keys)
+        """Every model x GPU with a run of either kind (a pair's summaries are its sweeps')."""
+        return sorted({(r.model, r.gpu) for r in self.site.runs})
 
     @functools.cached_property
     def models(self) -> list[str]:

@@ -1,0 +1,124 @@
+"""Briefs: every pair's headline figures kept between builds, so that a rebuild summarises
+only the models whose runs changed, with the output it would have had without them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import yaml
+
+from conftest import config, sweep
+from sitegen import summaries as summaries_module
+from sitegen.briefs import FILE, BriefCache, brief_of, from_json, to_json
+from sitegen.build import build
+from sitegen.records import load_site
+from sitegen.summaries import Summaries
+from sitegen.tables import summarise
+
+RUNS = {
+    "lab/a.yaml": sweep(),
+    "lab/b.yaml": sweep(gpu="g2", configs=[config(8, 64, 1100.0, 100.0), config(8, 4, 300.0, 9)]),
+    "lab/c.yaml": sweep(model="m2", engine="sglang"),
+    "lab/d.yaml": sweep(model="m2", gpu="g2", date="2026-10-02"),
+    "lab/old.yaml": sweep(date="2026-01-05", precision="fp4"),
+}
+FLAGSHIP = Path(__file__).resolve().parents[1]
+
+
+def tree(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*") if p.is_file()}
+
+
+def test_a_brief_reads_back_as_it_was_written_value_for_value_and_type_for_type():
+    site, _ = load_site(FLAGSHIP)
+    briefs = [brief_of(s) for pair in summarise(site).values() for s in pair]
+    assert len(briefs) >= 20
+    for brief in briefs:
+        back = from_json(json.loads(json.dumps(to_json(brief))))
+        assert back == brief
+        assert repr(back) == repr(brief)  # 50 and 50.0 are ==; their reprs are not
+
+
+def test_a_brief_says_what_its_summary_says(make_site):
+    site, _ = load_site(make_site(runs=RUNS))
+    for pair in summarise(site).values():
+        for s in pair:
+            b = brief_of(s)
+            assert (b.model, b.gpu, b.workload, b.configs) == (
+                s.model,
+                s.gpu,
+                s.workload,
+                s.configs,
+            )
+            assert (b.first_date, b.last_date, b.headline) == (
+                s.first_date,
+                s.last_date,
+                s.headline,
+            )
+            assert [c.throughput_per_gpu for c in b.curves] == [
+                tuple(r.throughput_per_gpu for r in c.rungs) for c in s.curves
+            ]
+
+
+def test_lazy_summaries_are_those_of_the_whole_site(make_site):
+    site, _ = load_site(make_site(runs=RUNS))
+    whole = summarise(site)
+    lazy = Summaries(site)
+    assert lazy.get(("m2", "g1")) == whole[("m2", "g1")]
+    assert set(lazy.briefs()) == set(whole)
+    assert lazy.briefs() == {p: [brief_of(s) for s in ss] for p, ss in whole.items()}
+    assert lazy.everything() == whole
+    assert lazy.get(("m1", "nowhere")) == []
+
+
+def summarised_models(monkeypatch) -> list[set[str]]:
+    """The models of each summarise call the builds of a test make."""
+    calls: list[set[str]] = []
+    real = summaries_module.summarise
+
+    def spy(site):
+        calls.append({r.model for r in site.runs})
+        return real(site)
+
+    monkeypatch.setattr(summaries_module, "summarise", spy)
+    return calls
+
+
+def test_a_rebuild_summarises_only_the_model_whose_runs_changed(make_site, monkeypatch, tmp_path):
+    root = make_site(runs=RUNS)
+    build(root)
+    assert (root / ".sitegen-cache" / FILE).is_file()
+    calls = summarised_models(monkeypatch)
+    build(root)
+    assert calls == []  # nothing changed: nothing made, nothing summarised
+    record = sweep(model="m2", configs=[config(8, 64, 2000.0, 120.0)])
+    (root / "data/runs/lab/c.yaml").write_text(yaml.safe_dump(record))
+    result = build(root)
+    assert calls and set().union(*calls) == {"m2"}
+    assert "index.html" in result.rewritten and "data/leaderboard.json" in result.rewritten
+    build(root, tmp_path / "fresh", use_cache=False)
+    assert tree(root / "public") == tree(tmp_path / "fresh")
+
+
+def test_briefs_of_other_catalogs_or_a_broken_file_are_not_used(make_site, monkeypatch, tmp_path):
+    root = make_site(runs=RUNS)
+    build(root)
+    path = root / ".sitegen-cache" / FILE
+    good = path.read_bytes()
+    pricing = root / "data/pricing.yaml"
+    pricing.write_text(pricing.read_text().replace("2.0", "3.0"))  # every cost moves
+    digests = dict(load_site(root)[0].shared_digests())
+    assert BriefCache.for_site(root, digests).entries == {}  # written for the old pricing
+    build(root)
+    build(root, tmp_path / "fresh", use_cache=False)
+    assert tree(root / "public") == tree(tmp_path / "fresh")
+    for n, broken in enumerate((good[:-30], b"sitegen-briefs 1 nope\n{}", b"")):
+        path.write_bytes(broken)
+        assert BriefCache.for_site(root, digests).entries == {}
+        calls = summarised_models(monkeypatch)
+        (root / "data/runs/lab/a.yaml").write_text(yaml.safe_dump(sweep(notes=f"edit {n}")))
+        build(root)
+        assert set().union(*calls) == {"m1", "m2"}  # every model summarised again
+        build(root, tmp_path / "fresh", use_cache=False)
+        assert tree(root / "public") == tree(tmp_path / "fresh")
