@@ -11,8 +11,10 @@ import yaml
 from conftest import config, sweep
 from sitegen import summaries as summaries_module
 from sitegen.briefs import FILE, BriefCache, brief_of, from_json, to_json
-from sitegen.build import build
+from sitegen.build import build, render_site
 from sitegen.records import load_site
+from sitegen.serve.rebuild import Rebuilder
+from sitegen.serve.state import SiteState
 from sitegen.summaries import Summaries
 from sitegen.tables import summarise
 
@@ -72,30 +74,34 @@ def test_lazy_summaries_are_those_of_the_whole_site(make_site):
     assert lazy.get(("m1", "nowhere")) == []
 
 
-def summarised_models(monkeypatch) -> list[set[str]]:
-    """The models of each summarise call the builds of a test make."""
-    calls: list[set[str]] = []
+def summarised_pairs(monkeypatch) -> list[set[tuple[str, str]]]:
+    """The pairs each call of summarise summarised afresh."""
+    calls: list[set[tuple[str, str]]] = []
     real = summaries_module.summarise
 
     def spy(site):
-        calls.append({r.model for r in site.runs})
+        calls.append({(r.model, r.gpu) for r in site.runs})
         return real(site)
 
     monkeypatch.setattr(summaries_module, "summarise", spy)
     return calls
 
 
+def models(calls: list[set[tuple[str, str]]]) -> set[str]:
+    return {m for pairs in calls for m, _ in pairs}
+
+
 def test_a_rebuild_summarises_only_the_model_whose_runs_changed(make_site, monkeypatch, tmp_path):
     root = make_site(runs=RUNS)
     build(root)
     assert (root / ".sitegen-cache" / FILE).is_file()
-    calls = summarised_models(monkeypatch)
+    calls = summarised_pairs(monkeypatch)
     build(root)
     assert calls == []  # nothing changed: nothing made, nothing summarised
     record = sweep(model="m2", configs=[config(8, 64, 2000.0, 120.0)])
     (root / "data/runs/lab/c.yaml").write_text(yaml.safe_dump(record))
     result = build(root)
-    assert calls and set().union(*calls) == {"m2"}
+    assert models(calls) == {"m2"}
     assert "index.html" in result.rewritten and "data/leaderboard.json" in result.rewritten
     build(root, tmp_path / "fresh", use_cache=False)
     assert tree(root / "public") == tree(tmp_path / "fresh")
@@ -116,9 +122,28 @@ def test_briefs_of_other_catalogs_or_a_broken_file_are_not_used(make_site, monke
     for n, broken in enumerate((good[:-30], b"sitegen-briefs 1 nope\n{}", b"")):
         path.write_bytes(broken)
         assert BriefCache.for_site(root, digests).entries == {}
-        calls = summarised_models(monkeypatch)
+        calls = summarised_pairs(monkeypatch)
         (root / "data/runs/lab/a.yaml").write_text(yaml.safe_dump(sweep(notes=f"edit {n}")))
         build(root)
-        assert set().union(*calls) == {"m1", "m2"}  # every model summarised again
+        assert models(calls) == {"m1", "m2"}  # every model summarised again
         build(root, tmp_path / "fresh", use_cache=False)
         assert tree(root / "public") == tree(tmp_path / "fresh")
+
+
+def test_the_previews_rebuild_summarises_only_the_edited_pair(make_site, monkeypatch):
+    """Briefs in memory, the memo's summaries for the rest of the edited pair's model: a
+    rebuild summarises one pair, and shows what a build from nothing shows."""
+    root = make_site(runs=RUNS)
+    rebuilder = Rebuilder(root, SiteState())
+    rebuilder.build_now()
+    calls = summarised_pairs(monkeypatch)
+    for throughput in (2000.0, 2100.0):
+        record = sweep(model="m2", configs=[config(8, 64, throughput, 120.0)])
+        (root / "data/runs/lab/c.yaml").write_text(yaml.safe_dump(record))
+        files = rebuilder.build_now({"data/runs/lab/c.yaml"}).snapshot.files
+        assert set().union(*calls) == {("m2", "g1")}
+        assert files == render_site(root, use_cache=False)[0]
+        calls.clear()
+    (root / "data/gpus.yaml").write_text((root / "data/gpus.yaml").read_text() + "\n")
+    rebuilder.build_now({"data/gpus.yaml"})  # other catalogs: every pair again
+    assert set().union(*calls) == {("m1", "g1"), ("m1", "g2"), ("m2", "g1"), ("m2", "g2")}

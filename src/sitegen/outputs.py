@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .briefs import BriefCache
+from .briefs import Brief, BriefCache
 from .charts import ChartCache
 from .content import load_content
 from .gcpause import paused
@@ -50,10 +50,12 @@ class Reuse:
 @dataclass
 class Memo:
     """What a process that builds again and again (the preview) keeps from one build to the
-    next: the load cache as it wrote it, and the summaries of pairs whose runs are unchanged."""
+    next: the load cache as it wrote it, the summaries of pairs whose runs are unchanged, and
+    every pair's briefs by pair digest, for the catalogs they were made with."""
 
     loaded: LoadMemo = field(default_factory=LoadMemo)
     summaries: SummaryMemo = field(default_factory=SummaryMemo)
+    briefs: tuple[Any, dict[str, list[Brief]]] = (None, {})  # (catalog digests, briefs)
 
 
 @dataclass
@@ -98,7 +100,10 @@ def render_outputs(
     with _frozen():  # what loading made lives until the build ends
         briefs = None  # the last build's briefs, where kept on disk
         if memo is not None:
-            summaries = Summaries(site, made=memo.summaries.summarise(site))
+            shared, kept_briefs = memo.briefs
+            if shared != site.shared_digests():
+                kept_briefs = {}  # made for other catalogs
+            summaries = Summaries(site, kept_briefs, memo=memo.summaries)
         else:
             if use_cache:
                 briefs = BriefCache.for_site(site_root, dict(site.shared_digests()))
@@ -142,6 +147,8 @@ def render_outputs(
         cache.prune()  # entries no page of this build uses would only pile up
         if briefs is not None:
             briefs.save(summaries.by_digest())
+        if memo is not None:
+            memo.briefs = (site.shared_digests(), summaries.by_digest())
 
         files: dict[str, Any] = dict(made.files)
         for record in kept.values():

@@ -38,9 +38,11 @@ class Summaries:
         site: Site,
         kept: dict[str, list[Brief]] | None = None,
         made: dict[Pair, list[WorkloadSummary]] | None = None,
+        memo: SummaryMemo | None = None,
     ) -> None:
         self.site = site
         self._kept = kept or {}
+        self._memo = memo
         self._made: dict[Pair, list[WorkloadSummary]] = {}
         self._models: set[str] = set()  # the models whose pairs are all in _made
         self._runs: dict[str, list[SweepRun]] = {}  # model -> its sweeps
@@ -61,15 +63,16 @@ class Summaries:
         """Every pair's summaries (made now for the models not summarised yet): what workers
         forked to make many pages inherit."""
         if len(self._models) < len(self._runs):
-            todo = [r for m, runs in self._runs.items() if m not in self._models for r in runs]
-            self._made.update(summarise(dataclasses.replace(self.site, runs=tuple(todo))))
-            self._models = set(self._runs)
+            self._summarise(*(m for m in self._runs if m not in self._models))
         return self._made
 
-    def _summarise(self, model: str) -> None:
-        runs = tuple(self._runs.get(model, ()))
-        self._made.update(summarise(dataclasses.replace(self.site, runs=runs)))
-        self._models.add(model)
+    def _summarise(self, *models: str) -> None:
+        if self._memo is not None:
+            self._made.update(self._memo.summarise(self.site, set(models)))
+        else:
+            runs = tuple(r for m in models for r in self._runs.get(m, ()))
+            self._made.update(summarise(dataclasses.replace(self.site, runs=runs)))
+        self._models.update(models)
 
     def digests(self) -> dict[Pair, str]:
         """(model, GPU) -> pair_digest of its sweeps, for every pair with a sweep."""
@@ -86,10 +89,10 @@ class Summaries:
             self._briefs = {}
             by_digest = self.digests()
             missing = {p[0] for p, d in by_digest.items() if d not in self._kept}
-            for model in sorted(missing - self._models):
-                self._summarise(model)
+            if missing - self._models:
+                self._summarise(*sorted(missing - self._models))
             for pair, digest in by_digest.items():
-                if pair in self._made or pair[0] in self._models:
+                if pair[0] in self._models:
                     briefs = [brief_of(s) for s in self._made.get(pair, [])]
                 else:
                     briefs = self._kept[digest]
@@ -117,7 +120,7 @@ class Summaries:
 class _Kept:
     fingerprint: tuple
     starts: dict[str, int]  # run id -> its first row in the table the summaries were made from
-    summaries: list[WorkloadSummary]
+    summaries: list[WorkloadSummary]  # their curves hold no table (the old one is not kept)
 
 
 class SummaryMemo:
@@ -126,36 +129,46 @@ class SummaryMemo:
     def __init__(self) -> None:
         self._pairs: dict[Pair, _Kept] = {}
 
-    def summarise(self, site: Site) -> dict[Pair, list[WorkloadSummary]]:
+    def summarise(
+        self, site: Site, models: set[str] | None = None
+    ) -> dict[Pair, list[WorkloadSummary]]:
+        """The summaries of every pair, or of the pairs of `models`."""
         shared = tuple(site.shared_digests())  # the catalogs and sitegen.yaml
         sweeps: dict[Pair, list[SweepRun]] = {}
         for run in site.sweeps:
-            sweeps.setdefault((run.model, run.gpu), []).append(run)
+            if models is None or run.model in models:
+                sweeps.setdefault((run.model, run.gpu), []).append(run)
         fingerprints = {
             pair: (shared, tuple((r.id, r.path, site.digests.get(r.path)) for r in runs))
             for pair, runs in sweeps.items()
         }
         todo = [p for p, fp in fingerprints.items() if self._fingerprint(p) != fp]
         fresh = summarise(dataclasses.replace(site, runs=_runs_of(site, set(todo))))
+        gone = [p for p in self._pairs if p not in sweeps and (models is None or p[0] in models)]
+        for pair in gone:
+            del self._pairs[pair]
         out: dict[Pair, list[WorkloadSummary]] = {}
-        kept: dict[Pair, _Kept] = {}
         for pair, runs in sweeps.items():
             starts = {r.id: r.configs.start for r in runs}
-            if pair in fresh:
-                summaries = fresh[pair]
-            elif pair in todo:  # no ok config: a pair of failed runs has no summary
-                summaries = []
+            if pair in todo:  # no summary in fresh: a pair of failed runs has none
+                summaries = fresh.get(pair, [])
+                self._pairs[pair] = _Kept(fingerprints[pair], starts, _tableless(summaries))
             else:
                 summaries = _moved(self._pairs[pair], starts, site.table)
-            kept[pair] = _Kept(fingerprints[pair], starts, summaries)
             if summaries:
                 out[pair] = summaries
-        self._pairs = kept
         return dict(sorted(out.items()))  # as summarise orders them: by model, then GPU
 
     def _fingerprint(self, pair: Pair) -> tuple | None:
         kept = self._pairs.get(pair)
         return kept.fingerprint if kept is not None else None
+
+
+def _tableless(summaries: list[WorkloadSummary]) -> list[WorkloadSummary]:
+    return [
+        dataclasses.replace(s, curves=tuple(dataclasses.replace(c, table=None) for c in s.curves))
+        for s in summaries
+    ]
 
 
 def _runs_of(site: Site, pairs: set[Pair]) -> tuple:
@@ -164,7 +177,7 @@ def _runs_of(site: Site, pairs: set[Pair]) -> tuple:
 
 def _moved(kept: _Kept, starts: dict[str, int], table: ConfigTable) -> list[WorkloadSummary]:
     """The kept summaries reading the points of `table`, the new site's, their rows moved to
-    where their runs are now (the old table is not kept alive by them)."""
+    where their runs are now."""
     shift = {run: starts[run] - start for run, start in kept.starts.items()}
     return [
         dataclasses.replace(
