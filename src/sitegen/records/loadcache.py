@@ -108,6 +108,7 @@ class LoadCache:
         self.files: dict[str, list] = {}  # rel -> [digest, rid, fields, count, problems, seg, at]
         self.segments: dict[str, dict] = {}  # name -> its index entry
         self.columns: dict[str, dict[str, np.ndarray]] = {}  # name -> its columns
+        self._cleans: dict[str, tuple[list, Clean]] = {}  # rel -> (its entry, its Clean)
         if folder is not None:
             with contextlib.suppress(Exception):  # anything unexpected: an empty cache
                 self._read()
@@ -134,11 +135,17 @@ class LoadCache:
         return {rel: entry[0] for rel, entry in self.files.items()}
 
     def clean(self, rel: str) -> Clean:
-        """The stored entry of `rel` (whose digest the caller matched)."""
-        digest, rid, fields, count, problems, seg, at = self.files[rel]
+        """The stored entry of `rel` (whose digest the caller matched); made once for as long
+        as the entry stands (a loader only reads it)."""
+        entry = self.files[rel]
+        made = self._cleans.get(rel)
+        if made is not None and made[0] is entry:
+            return made[1]
+        digest, rid, fields, count, problems, seg, at = entry
         found = [Problem(f, line, field, m, severity) for f, line, field, m, severity in problems]
         clean = Clean(rel, rid, digest, _fields_of(fields), count, found)
         clean.source, clean.start, clean.segment = self.columns[seg], at, seg
+        self._cleans[rel] = (entry, clean)
         return clean
 
     def save(self, cleans: Sequence[Clean], table_columns: dict[str, np.ndarray]) -> None:
@@ -188,6 +195,8 @@ class LoadCache:
         if fresh:
             columns[name] = {k: v[rows] for k, v in table_columns.items()}
         self.files, self.segments, self.columns = files, segments, columns
+        kept = self._cleans.items()
+        self._cleans = {rel: made for rel, made in kept if files.get(rel) is made[0]}
 
     def _write_segment(self, columns: dict[str, np.ndarray]) -> tuple[str, dict] | None:
         """Store rows of config columns; (name, index entry), or None if it cannot be."""
