@@ -1,8 +1,12 @@
 """Cache files are written whole, in their own temporary file, never through a planted link."""
 
+import json
 import os
 
-from sitegen.cachefile import prune, write_atomic
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sitegen.cachefile import prune, read_signed, write_atomic, write_signed
 
 
 def test_a_file_is_written_whole_and_its_folder_made(tmp_path):
@@ -36,3 +40,36 @@ def test_a_temporary_file_left_by_a_crash_is_pruned(tmp_path):
     write_atomic(tmp_path / "kept.svg", "chart")
     assert prune(tmp_path, ".svg", {"kept"}) == 1
     assert os.listdir(tmp_path) == ["kept.svg"]
+
+
+JSON_LEAVES = (
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**70), max_value=2**70)  # past orjson's 64 bits too
+    | st.text()  # lone surrogates included: a file name that is not UTF-8 holds them
+)
+
+
+def _json_values(leaves):
+    return st.recursive(
+        leaves,
+        lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+        max_leaves=12,
+    )
+
+
+@settings(max_examples=200, deadline=None)
+@given(value=_json_values(JSON_LEAVES), floats=st.booleans())
+def test_a_value_reads_back_as_it_was_written(tmp_path_factory, value, floats):
+    path = tmp_path_factory.mktemp("signed") / "x.json"
+    write_signed(path, "test", 1, value, floats=floats)
+    assert read_signed(path, "test", 1) == value
+
+
+@settings(max_examples=200, deadline=None)
+@given(value=_json_values(JSON_LEAVES | st.floats()))
+def test_floats_nan_and_infinities_included_read_back_as_json_wrote_them(tmp_path_factory, value):
+    path = tmp_path_factory.mktemp("signed") / "x.json"
+    write_signed(path, "test", 1, value)
+    back = read_signed(path, "test", 1)
+    assert json.dumps(back) == json.dumps(value)  # NaN is not == NaN: compared as text

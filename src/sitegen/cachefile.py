@@ -5,6 +5,12 @@ header does not match its body (truncated, edited, from another version, or writ
 machine and restored here) reads as None: a cache is rebuilt, never trusted. Nothing here can
 run code on reading (no pickle). Without a key nothing is written. A file that cannot be
 written only costs time: the next build does the work again.
+
+A big site's records (jobs, manifest, digests: 3 to 9 MB each at 2,000 pairs) are written by
+orjson, in a tenth of the time json takes. orjson writes NaN and infinities as null, so it
+writes only what the caller knows holds no float (`floats=False`), and json writes what orjson
+cannot (an integer past 64 bits, a string with a lone surrogate). Files are read by json:
+orjson reads an integer past 64 bits as a float.
 """
 
 from __future__ import annotations
@@ -16,6 +22,8 @@ import os
 import tempfile
 from pathlib import Path
 from typing import Any
+
+import orjson
 
 from .cachetrust import sign
 from .gcpause import paused
@@ -40,10 +48,21 @@ def read_signed(path: Path, kind: str, version: int) -> Any | None:
         return None
 
 
-def write_signed(path: Path, kind: str, version: int, value: Any) -> None:
-    """Store `value` atomically (a reader sees the old file or the new one, never half)."""
+def _dumps(value: Any, floats: bool) -> str:
+    """json.dumps(value) as the cache files have it: by orjson where `value` holds no float
+    and orjson can write every string (not one holding a lone surrogate, as a file name that
+    is not UTF-8 does), else by json."""
+    if not floats:
+        with contextlib.suppress(orjson.JSONEncodeError):
+            return orjson.dumps(value).decode()
+    return json.dumps(value, separators=(",", ":"))
+
+
+def write_signed(path: Path, kind: str, version: int, value: Any, floats: bool = True) -> None:
+    """Store `value` atomically (a reader sees the old file or the new one, never half).
+    `floats` False: the caller knows `value` holds no float (orjson writes it)."""
     with paused():
-        body = json.dumps(value, separators=(",", ":"))
+        body = _dumps(value, floats)
     header = _header(kind, version, body)
     if header is None:
         return  # no key to sign with: nothing is cached

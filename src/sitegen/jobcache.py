@@ -102,4 +102,4 @@ class JobCache:
             "problems": problems,
             "jobs": jobs,
         }
-        write_signed(self.location(site_root), KIND, VERSION, value)
+        write_signed(self.location(site_root), KIND, VERSION, value, floats=False)

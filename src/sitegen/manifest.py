@@ -100,6 +100,5 @@ class Manifest:
         if cache_folder(site_root) is None:
             return
         files = {rel: [e.digest, e.size, e.mtime_ns] for rel, e in sorted(self.entries.items())}
-        write_signed(
-            self.location(site_root), KIND, VERSION, {"out": str(self.out_dir), "files": files}
-        )
+        value = {"out": str(self.out_dir), "files": files}
+        write_signed(self.location(site_root), KIND, VERSION, value, floats=False)
