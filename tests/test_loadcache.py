@@ -226,26 +226,37 @@ def assert_same_as_fresh(loaded: tuple, root: Path) -> None:
 
 
 def test_a_memo_loads_as_the_disk_does_without_reading_the_cache(make_site, monkeypatch, not_racy):
-    """The preview's rebuilds: the load cache as the last build left it, kept in memory."""
+    """The preview's rebuilds: the load cache kept in memory, written once, then only kept."""
     root = make_site(runs=_runs())
     memo = LoadMemo()
     assert_same_as_fresh(load_site(root, use_cache=True, memo=memo), root)  # cold: read, kept
+    assert index_of(root).files == memo.cache.files  # the first build writes what it keeps
+    on_disk = {p.name: p.read_bytes() for p in (root / ".sitegen-cache/loaded").iterdir()}
     reads: list[Path] = []
     real = LoadCache._read
     monkeypatch.setattr(LoadCache, "_read", lambda self: reads.append(self.folder) or real(self))
+    read: list[str] = []
+    real_bytes = readbatch.read_bytes
+    monkeypatch.setattr(
+        readbatch, "read_bytes", lambda p, *a, **k: read.append(p.name) or real_bytes(p, *a, **k)
+    )
     runs = root / "data/runs"
-    for k in range(10):  # past MAX_SEGMENTS: compacted, in memory as on disk
+    for k in range(10):  # past MAX_SEGMENTS: compacted, in memory
         configs = [config(8, 16, 600.0 + k, 25.0)]
         (runs / "lab/e.yaml").write_text(json.dumps(sweep(configs=configs)))
         if k == 3:
             (runs / "lab/d.yaml").unlink()
             (runs / "lab/f.yaml").write_text(json.dumps(sweep(gpu="g2", date="2026-10-02")))
+        read.clear()
         loaded = load_site(root, use_cache=True, memo=memo)
         assert reads == []  # not read from the disk again
+        new = {"f.yaml"} if k == 3 else set()
+        assert set(read) == {"c.yaml", "m.yaml", "e.yaml"} | new  # the others from memory
         assert_same_as_fresh(loaded, root)
-        assert index_of(root).files == memo.cache.files  # what it holds is what it wrote
-        reads.clear()
+    assert {p.name: p.read_bytes() for p in (root / ".sitegen-cache/loaded").iterdir()} == on_disk
+    assert_same_load(root)  # a build after the preview: the disk's, for the files it names
     (root / "data/gpus.yaml").write_text((root / "data/gpus.yaml").read_text() + "\n")
+    reads.clear()
     assert_same_as_fresh(load_site(root, use_cache=True, memo=memo), root)
     assert len(reads) == 1  # other catalogs: the cache on disk, for them
 

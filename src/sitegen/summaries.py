@@ -11,6 +11,7 @@ which move when another file's configs come before them: they are moved with the
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -74,6 +75,7 @@ class Summaries:
             self._made.update(summarise(dataclasses.replace(self.site, runs=runs)))
         self._models.update(models)
 
+    @functools.cached_property
     def digests(self) -> dict[Pair, str]:
         """(model, GPU) -> pair_digest of its sweeps, for every pair with a sweep."""
         digests = self.site.digests
@@ -87,7 +89,7 @@ class Summaries:
         """Every pair's briefs (only pairs that have summaries), by model, then GPU."""
         if self._briefs is None:
             self._briefs = {}
-            by_digest = self.digests()
+            by_digest = self.digests
             missing = {p[0] for p, d in by_digest.items() if d not in self._kept}
             if missing - self._models:
                 self._summarise(*sorted(missing - self._models))
@@ -104,7 +106,7 @@ class Summaries:
         """Every pair's briefs (none for a pair without summaries) by its pair digest: what
         the next build may keep."""
         briefs = self.briefs()
-        return {d: briefs.get(pair, []) for pair, d in self.digests().items()}
+        return {d: briefs.get(pair, []) for pair, d in self.digests.items()}
 
     def __contains__(self, pair: object) -> bool:
         return pair in self.briefs()

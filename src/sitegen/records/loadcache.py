@@ -72,10 +72,16 @@ class LoadMemo:
         self.cache: LoadCache | None = None
 
     def cache_for(self, folder: Path | None, key: dict) -> LoadCache:
-        """The kept cache when it is for `folder` and `key`, else the one on disk."""
+        """The kept cache when it is for `folder` and `key`, else the one on disk. The first
+        build with a cache writes it to disk, for later builds; the next ones keep what they
+        find in memory only (the disk's stays valid for the files it names: a build after the
+        preview parses again the records edited meanwhile)."""
         kept = self.cache
         if kept is None or kept.folder != folder or kept.key != key:
             kept = self.cache = LoadCache(folder, key)
+            kept.in_memory = True
+        else:
+            kept.on_disk = False
         return kept
 
 
@@ -109,6 +115,9 @@ class LoadCache:
         self.segments: dict[str, dict] = {}  # name -> its index entry
         self.columns: dict[str, dict[str, np.ndarray]] = {}  # name -> its columns
         self._cleans: dict[str, tuple[list, Clean]] = {}  # rel -> (its entry, its Clean)
+        self.on_disk = folder is not None  # saves write the folder
+        self.in_memory = False  # saves are kept in this object, for the next build to use
+        self._memory_segments = 0
         if folder is not None:
             with contextlib.suppress(Exception):  # anything unexpected: an empty cache
                 self._read()
@@ -150,8 +159,9 @@ class LoadCache:
 
     def save(self, cleans: Sequence[Clean], table_columns: dict[str, np.ndarray]) -> None:
         """Keep `cleans` (in table order: their rows are the table's first ones, one file
-        after another) for the next build; writes only what changed."""
-        if self.folder is None:
+        after another) for the next build; writes only what changed, and nothing when the
+        cache lives in memory only."""
+        if not self.on_disk and not self.in_memory:
             return
         if all(c.segment is not None for c in cleans) and len(cleans) == len(self.files):
             return  # every entry read from the cache, none dropped: nothing to write
@@ -170,8 +180,9 @@ class LoadCache:
             rows = np.concatenate(
                 [np.arange(where[c.rel], where[c.rel] + c.count) for c in fresh]
             ).astype(np.int64)
+            fresh_columns = {k: v[rows] for k, v in table_columns.items()}
             try:
-                written = self._write_segment({k: v[rows] for k, v in table_columns.items()})
+                written = self._store_segment(fresh_columns)
             except (ValueError, pa.ArrowException):
                 written = None
             if written is None:  # not kept: only costs time
@@ -186,17 +197,26 @@ class LoadCache:
                 files[c.rel] = self.files[c.rel]
             elif (entry := _entry(c, *placed[c.rel])) is not None:
                 files[c.rel] = entry
-        index = {"key": _json_key(self.key), "segments": segments, "files": files}
-        write_signed(self.folder / INDEX, KIND, VERSION, index)
-        prune(self.folder, SUFFIX, set(segments))
-        # this object now holds what it wrote: a process that builds again (the preview)
+        if self.on_disk:
+            index = {"key": _json_key(self.key), "segments": segments, "files": files}
+            write_signed(self.folder / INDEX, KIND, VERSION, index)
+            prune(self.folder, SUFFIX, set(segments))
+        # this object now holds what it kept: a process that builds again (the preview)
         # takes its next build's entries from here, without reading the index and segments
         columns = {s: self.columns[s] for s in segments if s in self.columns}
         if fresh:
-            columns[name] = {k: v[rows] for k, v in table_columns.items()}
+            columns[name] = fresh_columns
         self.files, self.segments, self.columns = files, segments, columns
         kept = self._cleans.items()
         self._cleans = {rel: made for rel, made in kept if files.get(rel) is made[0]}
+
+    def _store_segment(self, columns: dict[str, np.ndarray]) -> tuple[str, dict] | None:
+        """A segment of these rows: written (see _write_segment), or named in memory."""
+        if self.on_disk:
+            return self._write_segment(columns)
+        self._memory_segments += 1
+        name = f"memory-{self._memory_segments}"  # never a digest: never a file's name
+        return name, {"digest": name, "rows": len(columns["status"]), "stored": [], "values": {}}
 
     def _write_segment(self, columns: dict[str, np.ndarray]) -> tuple[str, dict] | None:
         """Store rows of config columns; (name, index entry), or None if it cannot be."""
