@@ -1,6 +1,7 @@
 """Issue 8's scale benchmark: `sitegen build` on a 2,000-pair site and a 1,000,000-config one.
 
     PYTHONPATH=src python bench/scale.py [--only 2000|4000] [--pairs N | --quick] [--dir DIR]
+                                         [--preview]
 
 Generates each site (illustrative, seeded: the same bytes every time), then runs `sitegen build`
 as a process of its own, as a user would, for each case: cold (no .sitegen-cache/, no public/),
@@ -9,7 +10,9 @@ it. Prints the machine, then per site the wall time and peak memory of each buil
 files the edit changed or rewrote, ms per page and its ratio to bare Jinja2 rendering a
 comparable page in this same run, beside issue 8's targets. docs/performance.md explains the
 figures and keeps the latest ones. Nothing here imports sitegen: only the command and the
-output folder are measured, whatever the build does inside.
+output folder are measured, whatever the build does inside. With --preview, a process of its
+own then makes the builds `sitegen serve` makes (sitegen's Rebuilder, in memory: the first
+build, then a rebuild after each of three edits) and the rebuilds' times are reported too.
 """
 
 from __future__ import annotations
@@ -265,8 +268,9 @@ class Edit:
     what: str
 
 
-def edit_one_number(root: Path, shape: Shape, seed: int = SEED) -> Edit:
-    """Raise one throughput figure of one run by half, in a pair in the middle of the site.
+def edit_one_number(root: Path, shape: Shape, seed: int = SEED, factor: float = 1.5) -> Edit:
+    """Raise one throughput figure of one run by half (`factor`), in a pair in the middle of
+    the site.
 
     The figure is the best throughput among the pair's current configs that reach the headline
     interactivity: it is on the winning curve's frontier beside the headline point, so the
@@ -283,7 +287,7 @@ def edit_one_number(root: Path, shape: Shape, seed: int = SEED) -> Edit:
     ]
     old, index, position = max(candidates)
     rel, record = runs[index]
-    new = round(old * 1.5, 1)
+    new = round(old * factor, 1)
     record["configs"][position]["throughput_per_gpu"] = new
     (root / rel).write_text(record_text(rel, record), encoding="utf-8")
     run_id = rel.removeprefix("data/runs/").rsplit(".", 1)[0].replace("/", "-")
@@ -639,6 +643,7 @@ class Result:
     edited: Changes  # what the one-edit build did to public/
     shows_the_run: list[str]  # the output files the edit may change
     floor_ms: float  # bare Jinja2, one comparable page
+    preview: dict | None = None  # preview_rebuilds' figures, where measured
 
     @property
     def beyond(self) -> list[str]:
@@ -656,9 +661,15 @@ class Result:
 
 
 def measure(
-    root: Path, pairs: int, no_cache: bool, floor_pages: int, cards: str | None = None
+    root: Path,
+    pairs: int,
+    no_cache: bool,
+    floor_pages: int,
+    cards: str | None = None,
+    preview: bool = False,
 ) -> Result:
-    """Generate the site into `root`, run each build on it, and the floor right after.
+    """Generate the site into `root`, run each build on it, and the floor right after; with
+    `preview`, then the preview's builds.
 
     `cards` ("pair,model", "none") sets sitegen.yaml's `cards`; None leaves sitegen's default.
     """
@@ -705,12 +716,55 @@ def measure(
     )
     shows = sorted(p for p in after_same if shows_the_run(p, edit))
     unchanged = compare(before, after_same)
-    return Result(pairs, pages, builds, unchanged, edit, edited, shows, floor_ms)
+    previewed = preview_rebuilds(root, shape) if preview else None
+    if previewed:
+        rebuilds = ", ".join(f"{t:.2f} s" for t in previewed["rebuilds_s"])
+        print(
+            f"preview: first build {previewed['first_s']:.1f} s (in memory, every core), "
+            f"rebuilds after an edit {rebuilds} ({previewed['changed']} files changed)"
+        )
+    return Result(pairs, pages, builds, unchanged, edit, edited, shows, floor_ms, previewed)
+
+
+PREVIEW_EDITS = 3
+
+
+def preview_rebuilds(root: Path, shape: Shape) -> dict:
+    """`sitegen serve`'s builds, as it makes them (in memory; the first on every core), in a
+    process of its own: the first build, then a rebuild after each of PREVIEW_EDITS edits of
+    the one-edit number (raised further each time). Seconds of each, and files changed."""
+    command = [sys.executable, __file__, "--preview-of", str(root), "--pairs", str(shape.pairs)]
+    done = subprocess.run(command, capture_output=True, text=True, env=_child_env())
+    if done.returncode != 0:
+        raise SystemExit(f"the preview's builds failed ({done.returncode}):\n{done.stderr}")
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+def _preview_child(root: Path, shape: Shape) -> None:
+    """In the child: the preview's builds of `root`, their figures as one line of JSON."""
+    from sitegen.serve.rebuild import Rebuilder
+    from sitegen.serve.state import SiteState
+
+    rebuilder = Rebuilder(root, SiteState())
+    started = time.perf_counter()
+    first = rebuilder.build_now(parallel=True)
+    figures: dict = {"first_s": time.perf_counter() - started, "rebuilds_s": [], "changed": []}
+    if first.snapshot.problems:
+        raise SystemExit(f"the preview's first build failed: {first.snapshot.problems[:3]}")
+    for k in range(PREVIEW_EDITS):
+        edit = edit_one_number(root, shape, factor=1.6 + k / 10)
+        started = time.perf_counter()
+        report = rebuilder.build_now({edit.path})
+        figures["rebuilds_s"].append(time.perf_counter() - started)
+        figures["changed"].append(report.changed_files)
+        if report.snapshot.problems or not report.changed_files:
+            raise SystemExit(f"the preview's rebuild after {edit.what} showed no change")
+    print(json.dumps(figures))
 
 
 # issue 8's targets: seconds per build, per site size
 SECONDS = {
-    2000: {"cold": 40, "nothing changed": 3, "one edit": 3},
+    2000: {"cold": 40, "nothing changed": 3, "one edit": 3, "preview, one edit": 1},
     4000: {"cold": 60},
 }
 PEAK_BYTES = 2e9
@@ -742,6 +796,17 @@ def report(result: Result) -> None:
                 f"{wall_s:.2f} s",
                 "" if limit is None else f"< {limit} s",
                 None if limit is None else wall_s < limit,
+            )
+        )
+    if result.preview:
+        median_s = sorted(result.preview["rebuilds_s"])[len(result.preview["rebuilds_s"]) // 2]
+        limit = seconds.get("preview, one edit")
+        rows.append(
+            (
+                "preview, one edit (median)",
+                f"{median_s:.2f} s",
+                "" if limit is None else f"< {limit} s",
+                None if limit is None else median_s < limit,
             )
         )
     rows.append(
@@ -812,7 +877,16 @@ def main() -> None:
         help="sitegen.yaml's cards for the generated sites: kinds with commas (pair,model) or "
         "none (default: sitegen's, every pair, model and comparison page)",
     )
+    parser.add_argument(
+        "--preview",
+        action="store_true",
+        help="also time the preview's rebuilds after an edit (its first build costs a cold one)",
+    )
+    parser.add_argument("--preview-of", type=Path, help=argparse.SUPPRESS)  # the child's site
     args = parser.parse_args()
+    if args.preview_of:
+        _preview_child(args.preview_of, shape_of(args.pairs))
+        return
     if args.pairs or args.quick:
         sizes = [args.pairs or 100]
     else:
@@ -825,7 +899,8 @@ def main() -> None:
     shape_of(sizes[0])  # a wrong --pairs fails before anything is written
     for pairs in sizes:
         with site_folder(args.dir, pairs) as root:
-            report(measure(root, pairs, no_cache, args.floor_pages, args.cards))
+            result = measure(root, pairs, no_cache, args.floor_pages, args.cards, args.preview)
+            report(result)
         print(f"load average: {load_average()}")
 
 

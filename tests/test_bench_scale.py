@@ -86,3 +86,14 @@ def test_generation_is_deterministic_and_the_edit_changes_one_number(scale, tmp_
     assert len(differences) == 1
     old, new = differences[0]
     assert {k for k in old if old[k] != new[k]} == {"throughput_per_gpu"}
+
+
+def test_the_previews_edits_each_change_the_same_number_again(scale, tmp_path):
+    shape = scale.shape_of(2)
+    scale.generate(tmp_path, shape)
+    seen = []
+    for factor in (1.5, 1.6, 1.7):
+        edit = scale.edit_one_number(tmp_path, shape, factor=factor)
+        seen.append((edit.path, (tmp_path / edit.path).read_bytes()))
+    assert len({path for path, _ in seen}) == 1  # one record
+    assert len({data for _, data in seen}) == 3  # changed by each edit
