@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 from .briefs import Brief, brief_of, pair_digest
@@ -54,11 +53,11 @@ class Summaries:
             self._made = dict(made)
             self._models = set(self._runs)
 
-    def get(self, pair: Pair, default: list | None = None) -> list[WorkloadSummary]:
-        model = pair[0]
-        if model not in self._models:
-            self._summarise(model)
-        return self._made.get(pair, default if default is not None else [])
+    def get(self, pair: Pair) -> list[WorkloadSummary]:
+        """The pair's summaries ([] for a pair without any), its model summarised first."""
+        if pair[0] not in self._models:
+            self._summarise(pair[0])
+        return self._made.get(pair, [])
 
     def everything(self) -> dict[Pair, list[WorkloadSummary]]:
         """Every pair's summaries (made now for the models not summarised yet): what workers
@@ -107,15 +106,6 @@ class Summaries:
         the next build may keep."""
         briefs = self.briefs()
         return {d: briefs.get(pair, []) for pair, d in self.digests.items()}
-
-    def __contains__(self, pair: object) -> bool:
-        return pair in self.briefs()
-
-    def __iter__(self) -> Iterator[Pair]:
-        return iter(self.briefs())
-
-    def __len__(self) -> int:
-        return len(self.briefs())
 
 
 @dataclass(frozen=True)

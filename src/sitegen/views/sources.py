@@ -71,7 +71,7 @@ class Sources:
         return {"title": self.site.config.title}
 
     def summaries(self, model: str, gpu: str) -> list[WorkloadSummary]:
-        return self.pairs.get((model, gpu), [])
+        return self.pairs.get((model, gpu))
 
     @property
     def briefs(self) -> dict[tuple[str, str], list[Brief]]:
