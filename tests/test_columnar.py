@@ -190,3 +190,16 @@ def test_screening_in_batches_loads_the_same_site(make_site, monkeypatch) -> Non
         (r.id, tuple(r.configs)) for r in whole.runs
     ]
     assert len(batched.runs) == 8
+
+
+def test_a_list_where_text_goes_is_a_problem_of_its_file(make_site) -> None:
+    from conftest import config, sweep
+    from sitegen.records import load_site
+
+    odd = sweep(configs=[config(8, 4, 900.0, 20.0, spec_decoding=["mtp"])])
+    root = make_site(runs={"lab/odd.yaml": odd, "lab/good.yaml": sweep(gpu="g2")})
+    site, problems = load_site(root)
+    assert site is None
+    assert [str(p) for p in problems.sorted() if "odd.yaml" in str(p)] == [
+        "data/runs/lab/odd.yaml:17: configs[0].spec_decoding: expected a string, got a list"
+    ]
