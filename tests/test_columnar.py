@@ -60,8 +60,8 @@ wild = st.fixed_dictionaries(
         "e2el_ms": latency,
         "tp": numbers,
         "ep": numbers,
-        "dp_attention": st.sampled_from([True, False, None, "yes", 1]),
-        "spec_decoding": st.sampled_from(["mtp", " mtp", "", 3, None]),
+        "dp_attention": st.sampled_from([True, False, None, "yes", 1, [True]]),
+        "spec_decoding": st.sampled_from(["mtp", " mtp", "", 3, None, ["mtp"], {"a": 1}]),
         "interactivity": numbers,
         "status": st.sampled_from(["ok", "failed", None, "bad"]),
         "colour": st.just("blue"),
@@ -151,6 +151,24 @@ def test_a_clean_file_is_not_flagged_and_a_bad_one_is():
     assert screened.flagged == {1, 2}
 
 
+def test_a_list_where_text_goes_flags_its_file_only():
+    """A list or mapping in a field that tells configs apart is flagged, not compared (it would
+    not hash), and the other files of the batch are screened as ever."""
+    good = {"gpus": 8, "concurrency": 4, "throughput_per_gpu": 900.0}
+    good |= {"ttft_ms": {"median": 300}, "tpot_ms": {"median": 20.5}}
+    odd = [dict(good, spec_decoding=["mtp"]), dict(good, concurrency=8, dp_attention={"a": 1})]
+    screened = columnar.screen([odd, [good], [dict(good, spec_decoding=[1, 2])]])
+    assert screened.flagged == {0, 2}
+
+
+def test_text_the_checker_would_strip_is_flagged_whatever_else_the_batch_holds():
+    good = {"gpus": 8, "concurrency": 4, "throughput_per_gpu": 900.0}
+    good |= {"ttft_ms": {"median": 300}, "tpot_ms": {"median": 20.5}}
+    files = [[dict(good, spec_decoding=3)], [dict(good, spec_decoding=" mtp")], [good]]
+    assert columnar.screen(files).flagged == {0, 1}
+    assert columnar.screen(files[1:]).flagged == {0}
+
+
 def test_screening_in_batches_loads_the_same_site(make_site, monkeypatch) -> None:
     """Plain sweeps are screened a batch at a time; any batch size gives the same runs."""
     import sitegen.records.load as load
@@ -172,3 +190,16 @@ def test_screening_in_batches_loads_the_same_site(make_site, monkeypatch) -> Non
         (r.id, tuple(r.configs)) for r in whole.runs
     ]
     assert len(batched.runs) == 8
+
+
+def test_a_list_where_text_goes_is_a_problem_of_its_file(make_site) -> None:
+    from conftest import config, sweep
+    from sitegen.records import load_site
+
+    odd = sweep(configs=[config(8, 4, 900.0, 20.0, spec_decoding=["mtp"])])
+    root = make_site(runs={"lab/odd.yaml": odd, "lab/good.yaml": sweep(gpu="g2")})
+    site, problems = load_site(root)
+    assert site is None
+    assert [str(p) for p in problems.sorted() if "odd.yaml" in str(p)] == [
+        "data/runs/lab/odd.yaml:17: configs[0].spec_decoding: expected a string, got a list"
+    ]

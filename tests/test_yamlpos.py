@@ -421,3 +421,268 @@ def test_generated_sweep_records():
         text = scale.record_text(path.replace(".json", ".yaml"), record)
         quick = assert_same_as_full_loader(text)
         assert quick[0] == "data"
+        # read line by line, its header too, without libyaml's events
+        assert same(yamlpos._one_config_a_line(text), quick[1])
+        assert yamlpos._plain_header(text[: text.index("\nconfigs:\n") + 1]) is not None
+
+
+# -- records of one config a line --------------------------------------------------------------
+#
+# yamlpos reads `configs:` lines of flow mappings with json.loads when every line is of a shape
+# it is sure of. The lines here are mostly of that shape, with near misses of every kind: keys
+# YAML reads as booleans, numbers YAML 1.1 reads otherwise, text JSON reads otherwise, spacing,
+# comments, anchors, tags, a key written twice, a header after which `configs:` is not a key.
+
+
+@st.composite
+def mostly(draw, good, bad, odds: int = 40):
+    """`good`, and one time in `odds` a near miss from `bad` (shrinking towards `good`)."""
+    return draw(bad if draw(st.sampled_from([False] * (odds - 1) + [True])) else good)
+
+
+good_keys = st.one_of(
+    st.sampled_from(["gpus", "tp", "concurrency", "throughput_per_gpu", "ttft_ms", "median"]),
+    joined(st.sampled_from("abnotyz_"), chars("abefnorsluz09_", 0, 8)),
+)
+bad_keys = st.sampled_from(
+    ["yes", "no", "on", "off", "true", "false", "null", "Null", "TRUE", "On", "x" * 64, "x" * 65,
+     "1a", "<<", "=", "~", '"gpus"', "'tp'", "gpus ", "a.b", "a-b", "A", "é", "k#", "? k", "&a k",
+     "!!str k", "y", "n", "_"]
+)  # fmt: skip
+json_numbers = st.one_of(
+    st.integers(-(10**35), 10**35).map(str),
+    st.floats(allow_nan=False).map(repr),
+    st.floats(allow_nan=False).map(lambda x: f"{x:.3e}"),
+    st.floats(allow_nan=False, allow_infinity=False).map(lambda x: f"{x:.30g}"),
+)
+good_values = st.one_of(
+    json_numbers,
+    json_numbers,
+    st.sampled_from(["true", "false", "null", "mtp", "a/b", "v0.5.8.post1-cu130", "x+y"]),
+    st.text(alphabet="ab :,{}#[]'&*!|>-", max_size=10).map(lambda t: f'"{t}"'),
+)
+bad_values = st.one_of(
+    numbers,
+    plain_texts,
+    st.sampled_from(["1" * 31, "1" * 32, "9" * 1000, "9" * 5000, "1." + "5" * 31, "1e1000"]),
+    st.sampled_from(["NaN", "Infinity", "-Infinity", "yes", "Off", "~", "NULL", "y", "2026-01-01"]),
+    st.sampled_from(["1e5", "1E+5", "1.5e-3", "-0", "-0.0", "0e0", "-5", "+5", "0.0e-0", ".5"]),
+    st.sampled_from(['""', '"é"', "'q'", '"a\\"b"', '"\\t"', '"\\x41"', '"a\\\\b"', '"a\\nb"']),
+    st.sampled_from(["{}", "[]", "[1, 2]", "&a 1", "*a", "!!str 1", "!!float 1", "1 # c", "a b"]),
+    st.text(alphabet="ab1.:-#{}[],'\" e+_\t", max_size=8),
+)
+line_values = mostly(good_values, bad_values, 10)
+
+
+@st.composite
+def flow_mappings(draw, depth: int = 0) -> str:
+    keys = draw(
+        mostly(
+            st.lists(good_keys, min_size=1, max_size=5, unique=True),
+            st.lists(st.one_of(good_keys, bad_keys), min_size=1, max_size=5),
+        )
+    )
+    entries = []
+    for key in keys:
+        if depth == 0 and draw(st.sampled_from([False] * 4 + [True])):
+            value = draw(flow_mappings(depth + 1))
+        else:
+            value = draw(mostly(good_values, bad_values))
+        colon = draw(mostly(st.just(": "), st.sampled_from([":", ":  ", " : ", ":\t"])))
+        entries.append(f"{key}{colon}{value}")
+    comma = draw(mostly(st.just(", "), st.sampled_from([",", ",  ", " , ", ",\n  "])))
+    return "{" + comma.join(entries) + "}"
+
+
+@st.composite
+def config_lines(draw) -> str:
+    lines = []
+    for _ in range(draw(mostly(st.integers(1, 4), st.just(0), 20))):
+        prefix = draw(mostly(st.just("  - "), st.sampled_from(["- ", "   - ", "  -  ", "\t- "])))
+        end = draw(mostly(st.just("\n"), st.sampled_from([" \n", "  # c\n", "\r\n", ",\n"])))
+        lines.append(prefix + draw(flow_mappings()) + end)
+    return "".join(lines)
+
+
+GOOD_HEADERS = [
+    "kind: sweep\n", "date: 2026-02-20\n", 'source: "Scale benchmark"\n', "illustrative: true\n",
+    "# Written by `sitegen import`\n", "notes: >-\n  folded text\n  over two lines\n",
+    "notes: |+\n  kept\n\n", "notes: |\n  literal\n", "x:\n", "list:\n- a\n- b\n", "? k\n",
+    "kind: sweep # a comment\n", "nested:\n  a: 1\n", "a: 1\n\n", "%YAML 1.1\n---\n", "---\n",
+]  # fmt: skip
+PLAIN_HEADERS = [
+    "kind: 0x10\n",
+    "kind: 010\n",
+    "kind: 1_000\n",
+    "kind: yes\n",
+    "kind: Off\n",
+    "kind: 1e3\n",
+    "kind: 2026-13-45\n",
+    "kind: 2026-06-13T10:20:30Z\n",
+    "kind: a/b.c+d\n",
+    "kind: 1.5\n",
+    "kind: 12\n",
+    'kind: ""\n',
+    'kind: "a # b: {c}"\n',
+    "\n",
+    "# a comment: {x}\n",
+    "gpu: gpu-00\n",
+]
+BAD_HEADERS = [
+    "...\n", "  indented: 1\n", "{a: 1}\n", "configs: []\n", '"configs": 1\n', "x: &a 1\n",
+    "y: *a\n", "--- kind: sweep\n", 'notes: "two\n  lines"\n', 'notes: "open\n', "notes: 'open\n",
+    "x: [1,\n", "a: 1\n---\nb: 2\n", "\ufeffkind: sweep\n", "tab:\t1\n", "- item\n", "true: 1\n",
+    "kind: sweep\r\n", "1: a\n", "k: !!str 1\n", "notes: |+\n  kept\n\n# c\n\n",
+    "kind: sweep \n", "kind:  sweep\n", "kind: 'sweep'\n", 'kind: "a\\"b"\n', "kind: ~\n",
+    "# a\ttab\n", "kind: é\n", "  \n", "kind: a b\n", "kind: -1\n", "kind: .5\n", "kind:\n",
+    "kind: a#b\n", "kind: [1]\n", "kind: 1:30\n", "# é\n", "yes: 1\n", "kind: a, b\n",
+]  # fmt: skip
+TAILS = ["# end\n", "\n", "...\n", "---\nb: 1\n", "other: 1\n", "configs:\n", "  - x\n"]
+
+
+@st.composite
+def one_config_a_line(draw) -> str:
+    good = st.sampled_from(GOOD_HEADERS + PLAIN_HEADERS)
+    header = mostly(good, st.sampled_from(BAD_HEADERS), 20)
+    headers = st.lists(header, min_size=1, max_size=4, unique=True)
+    head = "".join(draw(mostly(headers, st.just(""), 20)))
+    configs = draw(mostly(st.just("configs:\n"), st.sampled_from(["configs: \n", "configs:\r\n"])))
+    body = draw(config_lines())
+    if body and draw(mostly(st.just(False), st.just(True), 20)):
+        body = body[:-1]  # no newline at the end
+    return head + configs + body + draw(mostly(st.just(""), st.sampled_from(TAILS), 20))
+
+
+def assert_one_config_a_line(text: str) -> None:
+    """The text reads as the full loader reads it, and so does the line reader, if it answers."""
+    assert_same_as_full_loader(text)
+    data = yamlpos._one_config_a_line(text)
+    if data is not yamlpos._MISS:
+        want = outcome(yamlpos._parse_full, text)
+        assert want[0] == "data" and same(data, want[1]), text
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(one_config_a_line())
+def test_config_lines_read_as_the_full_loader_reads_them(text):
+    assert_one_config_a_line(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(line_values, min_size=1, max_size=4), st.booleans())
+def test_values_of_config_lines_read_as_the_full_loader_reads_them(values, nested):
+    items = ", ".join(f"k{i}: {v}" for i, v in enumerate(values))
+    line = "{a: {" + items + "}}" if nested else "{" + items + "}"
+    assert_one_config_a_line(f"kind: sweep\nconfigs:\n  - {line}\n  - {{b: 1}}\n")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.one_of(good_keys, bad_keys), line_values), min_size=1, max_size=4))
+def test_header_lines_read_as_the_full_loader_reads_them(entries):
+    head = "".join(f"{key}: {value}\n" for key, value in entries)
+    assert_one_config_a_line(f"{head}configs:\n  - {{b: 1}}\n")
+
+
+@pytest.mark.parametrize("text", TRICKY, ids=lambda text: text[:20])
+def test_each_tricky_scalar_in_a_config_line(text):
+    for line in (f"{{k: {text}}}", f"{{k: {{median: {text}}}}}", f"{{k: 1, m: {text}}}"):
+        assert_one_config_a_line(f"kind: sweep\nconfigs:\n  - {line}\n")
+    assert_one_config_a_line(f"kind: {text}\nconfigs:\n  - {{k: 1}}\n")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.from_regex(yamlpos._KEY, fullmatch=True))
+def test_keys_of_config_lines_are_text(key):
+    loader = yamlpos._RESOLVING
+    assert loader.resolve(yamlpos.ScalarNode, key, (True, False)) == yamlpos._STR
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "{gpus: 8, tp: 8, ttft_ms: {median: 28.4, p99: 71.0}, e2el_ms: {median: 2444.5}}",
+        '{dp_attention: false, spec_decoding: mtp, image: "lmsysorg/sglang:v0.5, {x}: y"}',
+        "{a: 1.0e-05, b: 1e400, c: -0.0, d: 0, e: NaN, f: Infinity, g: yes, h: Null, i: y}",
+    ],
+)
+def test_lines_of_the_shapes_written_are_read_by_the_line_reader(line):
+    text = f"# a header\nkind: sweep\ndate: 2026-02-20\nnotes: >-\n  text\nconfigs:\n  - {line}\n"
+    assert yamlpos._one_config_a_line(text) is not yamlpos._MISS
+    assert_one_config_a_line(text)
+
+
+@pytest.mark.parametrize(
+    "text, line",
+    [
+        ("kind: sweep\nconfigs:\n  - {a: 1, a: 2}\n", 3),
+        ("kind: sweep\nconfigs:\n  - {a: 1}\n  - {b: {c: 1, c: 2}}\n", 4),
+        ("configs: 1\nconfigs:\n  - {a: 1}\n", 2),
+        ("kind: sweep\n...\nconfigs:\n  - {a: 1}\n", 3),
+    ],
+)
+def test_errors_in_config_lines_are_the_full_loaders(text, line):
+    assert yamlpos._one_config_a_line(text) is yamlpos._MISS
+    assert fast(text) == ("unsure",)
+    with pytest.raises(ParseError) as error:
+        yamlpos.parse(text)
+    assert error.value.line == line
+
+
+# -- JSON ----------------------------------------------------------------------------------------
+
+
+def exact_json(text: str) -> tuple:
+    """What JSON files read as by json.loads with a hook for every key (and its ParseError)."""
+    try:
+        hook, number = yamlpos._json_object, yamlpos._json_int
+        return ("data", json.loads(text, object_pairs_hook=hook, parse_int=number))
+    except (ValueError, yamlpos._DuplicateJsonKey, RecursionError):
+        return outcome(yamlpos._parse_json, text)
+
+
+# keys and text as JSON writes them inside quotes: colons, escapes, an escaped colon
+json_keys = st.sampled_from(["a", "b", "a:b", "b: ", '\\"', "a\\u003ab", "", "ü", "\\\\"])
+json_leaves = st.one_of(
+    st.integers(-(10**20), 10**20).map(str),
+    st.floats(allow_nan=False, allow_infinity=False).map(repr),
+    st.sampled_from(["true", "null", "NaN", "-Infinity", "9" * 1200, "9" * 5000, "1e999"]),
+    st.sampled_from(['"x"', '"a:b"', '":"', '"\\\\"', '"\\":"', '"\\u003a"', '"é"', "[]", "{}"]),
+)
+
+
+def json_object(pairs: list[tuple[str, str]]) -> str:
+    separators = [": ", ":", " : ", ":\n"]
+    entries = [f'"{k}"{separators[i % 4]}{v}' for i, (k, v) in enumerate(pairs)]
+    return "{" + ", ".join(entries) + "}"
+
+
+json_texts = st.recursive(
+    json_leaves,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=4).map(lambda items: "[" + ", ".join(items) + "]"),
+        st.lists(st.tuples(json_keys, inner), max_size=4).map(json_object),
+    ),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(json_texts)
+def test_json_reads_as_with_a_hook_for_every_key(text):
+    want = exact_json(text)
+    got = outcome(yamlpos._parse_json, text)
+    assert got[0] == want[0], text
+    if want[0] == "data":
+        assert same(got[1], want[1]), text
+    else:
+        assert got == want, text
+    quick = yamlpos._counted_json(text)
+    assert quick is yamlpos._MISS or (want[0] == "data" and same(quick, want[1])), text
+
+
+def test_json_with_a_key_twice_is_refused_where_text_holds_colons():
+    text = '{"url": "https://a", "b": 1, "b": 2}'
+    assert yamlpos._counted_json(text) is yamlpos._MISS
+    with pytest.raises(ParseError, match="duplicate key 'b'"):
+        yamlpos._parse_json(text)
+    assert yamlpos._counted_json('{"url": "https://a", "b": 1}') == {"url": "https://a", "b": 1}

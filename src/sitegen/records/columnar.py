@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from itertools import chain, repeat
 from typing import Any
 
 import numpy as np
@@ -39,6 +40,7 @@ from .schema import (
 )
 
 NUMERIC = (int, float)
+NONE = type(None)
 ALLOWED_KEYS = frozenset(CONFIG_FIELDS)
 ALLOWED_LATENCY_KEYS = frozenset(LATENCY_FIELDS)
 
@@ -64,16 +66,23 @@ INTEGER_COLUMNS = frozenset(spec.name for spec in CONFIG_SPEC if spec.kind == IN
 # -- the screen ------------------------------------------------------------------------------
 
 
-def _floats(values: list) -> tuple[np.ndarray, np.ndarray]:
-    """A float column and the rows whose value is neither absent nor a plain number."""
+def _floats(values: list | None, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """A float column and the rows whose value is neither absent nor a plain number; `values`
+    None: a field no config has."""
+    if values is None:
+        return np.full(n, np.nan), np.zeros(n, dtype=bool)
     types = set(map(type, values))
-    if types <= {int, float, type(None)}:
+    if types <= {int, float, NONE}:
         try:
-            return np.array(values, dtype=float), np.zeros(len(values), dtype=bool)
+            # fromiter is the quicker where no value is absent (None, which it does not take)
+            column = (
+                np.array(values, dtype=float) if NONE in types else np.fromiter(values, float, n)
+            )
+            return column, np.zeros(n, dtype=bool)
         except OverflowError:  # an integer too large for a float: found row by row below
             pass
-    bad = np.zeros(len(values), dtype=bool)
-    out = np.full(len(values), np.nan)
+    bad = np.zeros(n, dtype=bool)
+    out = np.full(n, np.nan)
     for i, v in enumerate(values):
         if v is None:
             continue
@@ -87,18 +96,28 @@ def _floats(values: list) -> tuple[np.ndarray, np.ndarray]:
     return out, bad
 
 
-def _objects(values: list, allowed: tuple[type, ...]) -> tuple[np.ndarray, np.ndarray]:
-    """An object column and the rows whose value is not absent nor of the allowed type."""
-    column = np.empty(len(values), dtype=object)
-    column[:] = values
-    types = set(map(type, values))
-    if types <= {*allowed, type(None)}:
-        bad = np.zeros(len(values), dtype=bool)
-    else:
-        bad = np.fromiter(
-            (v is not None and type(v) not in allowed for v in values), bool, len(values)
-        )
+def _objects(
+    values: list | None, allowed: tuple[type, ...], n: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """An object column and the rows whose value is not absent nor of the allowed type (those
+    rows hold None: their files are flagged, and a list would not hash when configs are
+    compared); `values` None: a field no config has."""
+    if values is None:
+        return np.empty(n, dtype=object), np.zeros(n, dtype=bool)  # None in every row
+    column = np.fromiter(values, dtype=object, count=n)
+    bad = _wrong_types(values, set(map(type, values)), allowed)
+    if bad.any():
+        column[bad] = None
     return column, bad
+
+
+def _wrong_types(values: list, types: set[type], allowed: tuple[type, ...]) -> np.ndarray:
+    """The rows whose value is neither absent nor of an allowed type (`types`: of them all)."""
+    if types <= {*allowed, NONE}:
+        return np.zeros(len(values), dtype=bool)
+    return np.fromiter(
+        (v is not None and type(v) not in allowed for v in values), bool, len(values)
+    )
 
 
 def _number_out_of_range(a: np.ndarray, integer: bool) -> np.ndarray:
@@ -120,48 +139,52 @@ class Screened:
     flagged: set[int]
 
 
+def _field(configs: list[dict], keys: set[str], name: str) -> list | None:
+    """The value of `name` in each config (None where it lacks it); None when none has it."""
+    return list(map(dict.get, configs, repeat(name))) if name in keys else None
+
+
 def screen(files: Sequence[Sequence[Any]]) -> Screened:
     """Read and check the configs of every file at once (each item: one file's configs list)."""
     counts = np.fromiter((len(f) for f in files), dtype=np.int64, count=len(files))
     owner = np.repeat(np.arange(len(files)), counts)
-    configs: list = [c for f in files for c in f]
+    configs: list = list(chain.from_iterable(files))
     n = len(configs)
     bad = np.zeros(n, dtype=bool)
     columns: dict[str, np.ndarray] = {}
-    if not all(type(c) is dict for c in configs):
+    if not set(map(type, configs)) <= {dict}:
         bad |= np.fromiter((type(c) is not dict for c in configs), bool, n)
         configs = [c if type(c) is dict else {} for c in configs]
-    keys = set().union(*configs) if configs else set()
+    keys = set().union(*configs)
     if not keys <= ALLOWED_KEYS:
         bad |= np.fromiter((not c.keys() <= ALLOWED_KEYS for c in configs), bool, n)
-
-    def column(name: str) -> list:
-        return [c.get(name) for c in configs] if name in keys else [None] * n
-
-    status, wrong = _objects(column("status"), (str,))
-    bad |= wrong | np.fromiter((s is not None and s != "ok" for s in status), bool, n)
+    if "status" in keys:
+        status, wrong = _objects(_field(configs, keys, "status"), (str,), n)
+        bad |= wrong | np.fromiter((s is not None and s != "ok" for s in status), bool, n)
     columns["status"] = np.full(n, "ok", dtype=object)  # a failed config takes the exact path
     for spec in CONFIG_SPEC:
         required = spec.required in (ALWAYS, WHEN_OK)  # every screened config is ok
+        given = _field(configs, keys, spec.name)
         if spec.kind in (INTEGER, NUMBER):
-            values, wrong = _floats(column(spec.name))
+            values, wrong = _floats(given, n)
             bad |= wrong | _number_out_of_range(values, spec.kind == INTEGER)
             if required:
                 bad |= np.isnan(values)
             columns[spec.name] = values
         elif spec.kind == LATENCY:
-            bad |= _screen_latency(column(spec.name), spec.name, required, columns)
+            bad |= _screen_latency(given, n, spec.name, required, columns)
         else:
             allowed = (bool,) if spec.kind == BOOLEAN else (str,)
-            values, wrong = _objects(column(spec.name), allowed)
-            if spec.kind == STRING and not wrong.any():
-                wrong = np.fromiter(
-                    (v is not None and (not v or v != v.strip()) for v in values), bool, n
+            values, wrong = _objects(given, allowed, n)
+            if spec.kind == STRING and given is not None:
+                # text the checker would strip, or refuse as empty
+                wrong |= np.fromiter(
+                    (type(v) is str and (not v or v != v.strip()) for v in given), bool, n
                 )
             bad |= wrong
             columns[spec.name] = values
     if "interactivity" in keys:
-        stated, wrong = _floats(column("interactivity"))
+        stated, wrong = _floats(_field(configs, keys, "interactivity"), n)
         with np.errstate(invalid="ignore", divide="ignore"):
             derived = 1000.0 / columns["tpot_ms"]
             # False wherever either side is NaN (absent): then nothing is stated, or no TPOT
@@ -172,19 +195,33 @@ def screen(files: Sequence[Sequence[Any]]) -> Screened:
     return Screened(columns, owner, set(np.unique(owner[bad]).tolist()))
 
 
-def _screen_latency(values: list, name: str, required: bool, columns: dict) -> np.ndarray:
-    n = len(values)
-    mappings, bad = _objects(values, (dict,))
-    present = [v if type(v) is dict else {} for v in values]
-    keys = set().union(*present) if present else set()
+_NO_LATENCY: dict = {}  # what a config without a latency (or with one that is not a mapping)
+# is read as: never changed
+
+
+def _screen_latency(
+    values: list | None, n: int, name: str, required: bool, columns: dict
+) -> np.ndarray:
+    """A latency's columns (one a part) into `columns`; the rows it flags."""
+    if values is None:  # no config has it
+        for part in LATENCY_FIELDS:
+            columns[latency_column(name, part)] = np.full(n, np.nan)
+        return np.full(n, required)
+    types = set(map(type, values))
+    bad = _wrong_types(values, types, (dict,))
+    present = values if types == {dict} else [v if type(v) is dict else _NO_LATENCY for v in values]
+    keys = set().union(*present)
     if not keys <= ALLOWED_LATENCY_KEYS:
         bad |= np.fromiter((not v.keys() <= ALLOWED_LATENCY_KEYS for v in present), bool, n)
     for part in LATENCY_FIELDS:
-        parts, wrong = _floats([v.get(part) for v in present] if part in keys else [None] * n)
+        parts, wrong = _floats(_field(present, keys, part), n)
         bad |= wrong | _number_out_of_range(parts, False)
         columns[latency_column(name, part)] = parts
     median = columns[name]
-    given = np.fromiter((v is not None for v in values), bool, n)
+    if NONE in types:
+        given = np.fromiter((v is not None for v in values), bool, n)
+    else:
+        given = np.ones(n, dtype=bool)
     bad |= given & np.isnan(median)  # a mapping without a median
     if required:
         bad |= ~given

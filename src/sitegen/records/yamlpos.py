@@ -11,6 +11,7 @@ from typing import Any
 import yaml
 from yaml.events import (
     DocumentEndEvent,
+    DocumentStartEvent,
     MappingEndEvent,
     MappingStartEvent,
     ScalarEvent,
@@ -223,6 +224,14 @@ def _collection(loader: _Loader, get: Callable[[], Any], event: Any, depth: int)
 
 def _fast_load(text: str) -> Any:
     """yaml.load(text, Loader=_Loader) for the texts it is sure of; _Unsure (or any error) else."""
+    data = _one_config_a_line(text)
+    if data is not _MISS:
+        return data
+    return _events_load(text)
+
+
+def _events_load(text: str) -> Any:
+    """_fast_load by libyaml's events, for any text."""
     loader = _Loader(text)
     try:
         get = loader.get_event
@@ -239,6 +248,170 @@ def _fast_load(text: str) -> Any:
         return data
     finally:
         loader.dispose()
+
+
+# -- records of one config a line ------------------------------------------------------------
+#
+# What `sitegen import` and bench/scale.py write: a few header lines, then `configs:` and one flow
+# mapping a line, `  - {gpus: 8, tp: 8, ttft_ms: {median: 28.4, p99: 71.0}, ...}`. Even the event
+# reader spends most of such a file on those lines, an event object per key and value. Lines that
+# all match _CONFIG_LINES can be read one way only: plain keys that YAML reads as text; values
+# that are one plain token (no space, `:`, `#`, quote or flow indicator), typed below; one-line
+# double-quoted text of printable ASCII without escapes, the same text in YAML and JSON; mappings
+# of those, one deep. With their keys quoted they are JSON, and json.loads (C) reads them. A token
+# of digits that JSON takes is a number in JSON's syntax (no leading zero, `+`, `_` or `.5`),
+# which YAML reads as the same int or float: int(text) by YAML 1.1's int pattern, float(text) by
+# its float pattern or by _FLOAT_1_2. A token JSON refuses makes the line reader give up, but for
+# words (mtp, yes, Null), which are typed by the loader's own resolver and written as JSON's
+# text, true, false or null. The header is read alone: line by line where each line is blank, a
+# comment or `key: value` of one such token or text (typed as above), else by the event reader,
+# which must find a block mapping at column 0 that ends without `...`. Then, whatever it holds,
+# the `configs:` line at column 0 after it is its next key. Any other shape, and the event
+# reader reads the whole text.
+
+_CONFIGS = "\nconfigs:\n"
+# a plain key that YAML reads as text: the keys of these letters it reads otherwise are bool or null
+_KEY = r"(?!(?:yes|no|true|false|on|off|null):)[a-z_][a-z0-9_]{0,63}+"
+# a number is left to json.loads to take or refuse (see above)
+_NUMBER = r"[-0-9][0-9.eE+-]*+"
+_TEXT = r'"[ !#-\[\]-~]*+"'  # printable ASCII but `"` and `\`: the same text in YAML and JSON
+_WORD = r"[A-Za-z][A-Za-z0-9_./+-]*+"
+_VALUE = rf"(?>{_NUMBER}|{_TEXT}|{_WORD})"
+_INNER = rf"\{{{_KEY}: {_VALUE}(?:, {_KEY}: {_VALUE})*+\}}"
+_ENTRY = rf"{_KEY}: (?:{_VALUE}|{_INNER})"
+_CONFIG_LINES = re.compile(rf"(?:  - \{{{_ENTRY}(?:, {_ENTRY})*+\}}\n)++")
+# a header line: its value one token (plain: no space, `:`, `#` or quote) or one-line text
+_HEADER_ENTRY = re.compile(rf"({_KEY}): ({_TEXT}|[A-Za-z0-9][A-Za-z0-9_./+-]*+)")
+_WORD_VALUE = re.compile(rf"(?<=: ){_WORD}(?=[,}}])")
+# a loader used for its resolver alone (the type of a plain word)
+_RESOLVING = _Loader("")
+
+
+def _one_config_a_line(text: str) -> Any:
+    """yaml.load's data of a record of one config a line; _MISS for any other text."""
+    at = text.find(_CONFIGS)
+    if at < 0:
+        return _MISS
+    configs = _flow_configs(text[at + len(_CONFIGS) :])
+    if configs is None:
+        return _MISS
+    try:
+        head = _plain_header(text[: at + 1])
+        if head is None:
+            head = _header(text[: at + 1])
+    except Exception:
+        return _MISS  # the event reader reads the whole text, and finds out what is wrong
+    if "configs" in head:
+        return _MISS  # a key written twice
+    head["configs"] = configs
+    return head
+
+
+def _plain_header(text: str) -> dict | None:
+    """The data of header lines that are all comments, blank or `key: value` with a value of
+    one token or double-quoted text, as _CONFIG_LINES reads them (the token typed by the
+    loader's resolver); None for any other lines."""
+    head: dict = {}
+    for line in text.split("\n")[:-1]:
+        if not line or line[0] == "#" and line.isascii() and line.isprintable():
+            continue  # blank, or a comment
+        entry = _HEADER_ENTRY.fullmatch(line)
+        if entry is None:
+            return None
+        key, value = entry.groups()
+        if key in head:
+            return None  # a key written twice
+        if value[0] == '"':
+            head[key] = value[1:-1]
+        else:
+            word = _words.get(value, _MISS)
+            head[key] = _plain(_RESOLVING, value) if word is _MISS else word
+    return head
+
+
+def _header(text: str) -> dict:
+    """The data of a record's lines before `configs:`: a block mapping at column 0 to which a
+    `configs:` line would add a key; _Unsure (or an error) for anything else."""
+    loader = _Loader(text)
+    try:
+        get = loader.get_event
+        get()  # the stream's start
+        start, event = get(), get()
+        if (
+            type(start) is not DocumentStartEvent
+            or type(event) is not MappingStartEvent
+            or event.flow_style
+            or event.start_mark.column != 0
+        ):
+            raise _Unsure
+        data = _collection(loader, get, event, 0)
+        end = get()
+        if type(end) is not DocumentEndEvent or end.explicit or type(get()) is not StreamEndEvent:
+            raise _Unsure  # `...` or a second document: the configs would not be this one's
+        return data
+    finally:
+        loader.dispose()
+
+
+def _flow_configs(lines: str) -> list | None:
+    """The configs of `  - {...}` lines that all match _CONFIG_LINES; None for other lines."""
+    if _CONFIG_LINES.fullmatch(lines) is None:
+        return None
+    parts = lines.split('"')  # text holds neither quote nor backslash: every other part is one
+    keys = sum(part.count(": ") for part in parts[::2])  # each `: ` outside text ends a key
+    try:
+        configs = json.loads(_json_text(parts, False), parse_constant=_not_json)
+    except ValueError:  # a word JSON does not know (mtp), or NaN and Infinity, which YAML reads
+        try:  # as text
+            configs = json.loads(_json_text(parts, True), parse_constant=_not_json)
+        except (ValueError, _Unsure):
+            return None
+    if _entries(configs) != keys:
+        return None  # a key written twice: the full loader names it and its line
+    return configs
+
+
+def _json_text(parts: list[str], words: bool) -> str:
+    """The JSON array of config lines split at their quotes; `words`: plain words quoted."""
+    out = parts.copy()
+    for i in range(0, len(out), 2):
+        part = _WORD_VALUE.sub(_word_json, out[i]) if words else out[i]
+        # outside text, each `{` and `, ` comes before a key and each `: ` after one
+        part = part.replace("{", '{"').replace(", ", ', "').replace(": ", '": ')
+        out[i] = part.replace("\n  - ", ",")
+    body = '"'.join(out)
+    return "[" + body[4:-1] + "]"  # without the first line's `  - ` and the last newline
+
+
+def _word_json(match: re.Match) -> str:
+    """A plain word as JSON, of the type the loader gives it (text, a boolean, null)."""
+    word = match.group()
+    value = _words.get(word, _MISS)
+    if value is _MISS:
+        value = _plain(_RESOLVING, word)
+    if value is None:
+        return "null"
+    if type(value) is bool:
+        return "true" if value else "false"
+    if type(value) is not str:
+        raise _Unsure
+    return f'"{value}"'
+
+
+def _not_json(constant: str) -> Any:
+    """NaN, Infinity: JSON extensions that YAML reads as text."""
+    raise ValueError(constant)
+
+
+def _entries(configs: list) -> int:
+    """How many keys the configs (and the mappings in them) hold."""
+    count = 0
+    for config in configs:
+        count += len(config)
+        for value in config.values():
+            if type(value) is dict:
+                count += len(value)
+    return count
 
 
 class Document:
@@ -353,7 +526,33 @@ def _json_object(pairs: list[tuple[str, Any]]) -> dict:
     return out
 
 
+def _counted_json(text: str) -> Any:
+    """json.loads's data of text in which no object holds a key twice; _MISS for any other text
+    (or when it cannot tell). Each key is followed by a `:`, and JSON has no other `:` but in
+    text: where the objects hold as many keys as the text has `:`, none was written twice. A
+    Python call for each object, not for each key as _json_object makes."""
+    held = 0
+
+    def count(obj: dict) -> dict:
+        nonlocal held
+        held += len(obj)
+        return obj
+
+    try:
+        data = json.loads(text, object_hook=count, parse_int=_json_int)
+    except (ValueError, RecursionError):
+        return _MISS  # _parse_json words what is wrong
+    if held == text.count(":"):
+        return data
+    if "\\" not in text and held == sum(part.count(":") for part in text.split('"')[::2]):
+        return data  # without escapes, every other part between quotes is text: the rest keys
+    return _MISS
+
+
 def _parse_json(text: str) -> Any:
+    data = _counted_json(text)
+    if data is not _MISS:
+        return data
     try:
         return json.loads(text, object_pairs_hook=_json_object, parse_int=_json_int)
     except json.JSONDecodeError as exc:
