@@ -47,3 +47,33 @@ def test_a_build_leaves_the_collector_on(tmp_path):
     gc.enable()
     build(site, site / "public")
     assert gc.isenabled()
+
+
+def test_a_workers_chunk_is_made_paused_and_its_cycles_freed_after(monkeypatch):
+    """making._make_chunk: the collector off while the jobs are made, a collection of what
+    they left in cycles before it is back on."""
+    import weakref
+
+    from sitegen import making
+
+    class Node:
+        pass
+
+    seen = {}
+
+    class FakeMaker:
+        charts = type("Charts", (), {"flush": lambda self: None})()
+
+        def make(self, jobs):
+            seen["enabled"] = gc.isenabled()
+            node = Node()
+            node.me = node  # a cycle only the collector frees
+            seen["cycle"] = weakref.ref(node)
+            return list(jobs)
+
+    monkeypatch.setattr(making, "_MAKER", FakeMaker())
+    monkeypatch.setattr(making, "_JOBS", list(range(10)))
+    assert making._make_chunk((2, 5)) == [2, 3, 4]
+    assert seen["enabled"] is False
+    assert seen["cycle"]() is None  # freed by the chunk's collection
+    assert gc.isenabled()

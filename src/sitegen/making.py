@@ -23,6 +23,7 @@ import jinja2
 from . import cards
 from .charts import ChartCache, draw_charts
 from .forking import can_fork
+from .gcpause import paused
 from .jobcache import JobRecord
 from .progress import Progress
 from .records import Problems
@@ -135,8 +136,13 @@ _JOBS: Sequence[Job] = ()
 
 
 def _make_chunk(bounds: tuple[int, int]) -> Made:
+    """A worker's chunk of jobs, made with the cycle collector paused, then one collection of
+    the young objects: what its jobs left in cycles (some 2 MB a chunk, Jinja's) is freed
+    once a chunk, not by some 20 collections along the way (a third of their cost)."""
     assert _MAKER is not None
-    made = _MAKER.make(_JOBS[bounds[0] : bounds[1]])
+    with paused():
+        made = _MAKER.make(_JOBS[bounds[0] : bounds[1]])
+        gc.collect(1)  # before the collector is back, which would start with a collection
     _MAKER.charts.flush()  # before the worker may end: the rest of its charts, stored
     return made
 

@@ -50,8 +50,8 @@ class Reuse:
 @dataclass
 class Memo:
     """What a process that builds again and again (the preview) keeps from one build to the
-    next: the load cache as it wrote it, the summaries of pairs whose runs are unchanged, and
-    every pair's briefs by pair digest, for the catalogs they were made with."""
+    next: the load cache as it last kept it, the summaries of pairs whose runs are unchanged,
+    and every pair's briefs by pair digest, for the catalogs they were made with."""
 
     loaded: LoadMemo = field(default_factory=LoadMemo)
     summaries: SummaryMemo = field(default_factory=SummaryMemo)
@@ -83,7 +83,8 @@ def render_outputs(
     it beside the output folder; the default keeps its bytes). Raises SiteError on errors.
     With `use_cache` off the cache beside the site (parsed records, charts) is neither read
     nor written (sitegen check). With `parallel`, a big build makes its pages on every core.
-    A `memo` keeps the load cache and summaries between builds of one process (the preview).
+    A `memo` keeps the load cache, summaries and briefs between builds of one process (the
+    preview).
     """
     site_root = Path(site_root)
     progress = progress or Progress()
