@@ -115,6 +115,16 @@ def _header() -> tuple[np.ndarray, np.ndarray, int]:
 HEADER_BITS, HEADER_OFFSETS, HEADER_SIZE = _header()
 
 
+def _header_words() -> np.ndarray:
+    """The header's codes packed into 64-bit words (the last one partly)."""
+    value = sum(int(b) << int(o) for b, o in zip(HEADER_BITS, HEADER_OFFSETS, strict=True))
+    count = (HEADER_SIZE + 63) // 64
+    return np.array([(value >> (64 * i)) & (2**64 - 1) for i in range(count)], np.uint64)
+
+
+HEADER_WORDS = _header_words()
+
+
 def _length_symbols() -> list[tuple[int, int, int]]:
     """(symbol, base length, extra bits) of deflate's 29 length codes."""
     out, base, symbol = [], 3, 257
@@ -157,6 +167,9 @@ def _run_table() -> tuple[np.ndarray, np.ndarray]:
 
 
 RUN_BITS, RUN_COUNT = _run_table()
+BITS_WIDTH = 32  # RUN holds a run's code in its low 32 bits and their count above
+BITS_MASK = (1 << BITS_WIDTH) - 1
+RUN = (RUN_BITS | (RUN_COUNT.astype(np.uint64) << np.uint64(BITS_WIDTH))).view(np.int64)
 FULL_BITS, FULL_COUNT = _copies()[MAX_MATCH]
 THREE_BITS, THREE_COUNT = _copies()[3]
 
@@ -193,65 +206,76 @@ def _runs(raw: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def _adler32(n: int, starts: np.ndarray, lengths: np.ndarray, values: np.ndarray) -> int:
-    """zlib's checksum of the bytes, from their runs: A = 1 + sum b, B = n + sum (n - i) b.
-    Every term and partial sum is an integer below 2**53 (255 * n * n at most, for n the
-    756,630 bytes of a card), so float64 sums them exactly. (Not np.dot: BLAS' threads
-    would spin on the other cores for longer than the sum takes.)"""
-    v, length = values.astype(np.float64), lengths.astype(np.float64)
-    a = (1 + int((v * length).sum())) % ADLER
-    # sum of (n - i) over a run's bytes i = s .. s + l - 1: l (n - s) - l (l - 1) / 2
-    weights = length * (n - starts) - length * (length - 1) / 2
-    weights *= v
-    b = (n + int(weights.sum())) % ADLER
+    """zlib's checksum of the bytes, from their runs: A = 1 + sum b, B = n + sum (n - i) b,
+    where a run of byte v from s, l long, adds v l (2 (n - s) - l + 1) / 2 to the latter
+    sum. Integers all through: every sum is below 2**53 (255 * n * n at most, for n the
+    756,630 bytes of a card). (np.dot of integers is numpy's own loop, not BLAS': no threads
+    spinning on the other cores.)"""
+    weighted = np.multiply(values, lengths, dtype=np.int64)  # v l
+    a = (1 + int(weighted.sum())) % ADLER
+    span = np.multiply(starts, -2, dtype=np.int64)
+    span += 2 * n + 1
+    span -= lengths
+    b = (n + int(np.dot(weighted, span)) // 2) % ADLER
     return (b << 16) | a
 
 
-def _codes(lengths: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, ...]:
-    """Every code to write as packed bits, bit count and bit offset (after the block's
-    header). A run is one code (its byte and a copy of the rest, from a table),
-    and a run longer than 258 bytes has more: copies of 258 bytes, and one of 3 where the
-    rest would otherwise leave 1 or 2 bytes over (the first copy is then of 256 or 257)."""
+def _codes(lengths: np.ndarray, values: np.ndarray) -> tuple[list, int]:
+    """Every code to write, as lists of (packed bits, bit offset after the block's header),
+    each list in order of offset, and where the last ends. A run is one code (its byte and
+    a copy of the rest, from a table), and a run longer than 258 bytes has more: copies of
+    258 bytes, and one of 3 where the rest would otherwise leave 1 or 2 bytes over (the
+    first copy is then of 256 or 257)."""
+    key = np.multiply(values, 259, dtype=np.intp)
+    key += lengths
     long = np.flatnonzero(lengths > MAX_MATCH)
     rest = lengths[long] - 1
     full, tail = np.divmod(rest, MAX_MATCH)
     odd = (tail > 0) & (tail < 3)
     first = np.where(odd, tail + MAX_MATCH - 3, tail)  # 0: no copy but the 258s
     full -= odd
-    key = np.multiply(values, 259, dtype=np.intp)
-    key += lengths
     key[long] += first + 1 - lengths[long]  # a long run's first code: its byte, its odd copy
-    bits, counts = RUN_BITS[key], RUN_COUNT[key]
-    extra = full * FULL_COUNT + odd * THREE_COUNT
-    size = counts.copy()
-    size[long] += extra
-    offsets = np.cumsum(size)
-    offsets -= size
-    offsets += HEADER_SIZE
+    run = RUN[key]
+    counts = run >> BITS_WIDTH
+    bits = run & BITS_MASK
+    own = counts[long]
+    counts[long] += full * FULL_COUNT + odd * THREE_COUNT
+    offsets = np.empty(counts.size + 1, np.int64)
+    offsets[0] = HEADER_SIZE
+    np.cumsum(counts, out=offsets[1:])
+    offsets[1:] += HEADER_SIZE
     # each long run's extra codes: its copy of 3 (where it has one), then its copies of 258
-    after = offsets[long] + counts[long]
+    after = offsets[long] + own
     fulls = np.repeat(after + odd * THREE_COUNT, full)
     fulls += (np.arange(fulls.size) - np.repeat(np.cumsum(full) - full, full)) * FULL_COUNT
-    threes = int(odd.sum())
-    more = np.full(threes + fulls.size, FULL_BITS, np.uint64)
-    more[:threes] = THREE_BITS
-    end = int(offsets[-1] + size[-1])
-    return ((bits, counts, offsets), (more, None, np.concatenate((after[odd], fulls)))), end
+    threes = after[odd]
+    codes = [
+        (bits, offsets[:-1]),
+        (np.full(threes.size, THREE_BITS, np.int64), threes),
+        (np.full(fulls.size, FULL_BITS, np.int64), fulls),
+    ]
+    return codes, int(offsets[-1])
 
 
-def _pack(codes, total: int) -> bytes:
-    """The codes at their bit offsets, first bit lowest (each at most 32 bits long)."""
-    words = (total + 31) // 32 + 1
-    out = np.zeros(words, np.float64)
-    for bits, _, offsets in codes:
-        if not offsets.size:
-            continue
-        word = offsets >> 5
-        placed = bits << (offsets & 31).astype(np.uint64)
-        # codes never overlap, so adding their bits is or-ing them (float64 holds every
-        # 32-bit word exactly)
-        out += np.bincount(word, (placed & np.uint64(0xFFFFFFFF)).astype(np.float64), words)
-        out += np.bincount(word + 1, (placed >> np.uint64(32)).astype(np.float64), words)
-    return out.astype("<u4").tobytes()[: (total + 7) // 8]
+def _pack(words: np.ndarray, bits: np.ndarray, offsets: np.ndarray) -> None:
+    """Add codes (each under 64 bits) at their bit offsets (in order, the codes not
+    overlapping; both int64, not negative) to `words` (uint64), first bit lowest: as no
+    bits overlap, adding them is or-ing them. A word's codes are summed as differences of
+    one running sum (uint64 wraps, but no word's own sum does), and only the last code of
+    a word can run into the next."""
+    if not offsets.size:
+        return
+    bits, offsets = bits.view(np.uint64), offsets.view(np.uint64)
+    word = offsets >> np.uint64(6)
+    shift = offsets & np.uint64(63)
+    low = np.left_shift(bits, shift)
+    np.cumsum(low, out=low)
+    ends = np.append(np.flatnonzero(word[1:] != word[:-1]), word.size - 1)
+    sums = low[ends]
+    sums[1:] -= sums[:-1].copy()
+    at = word[ends].astype(np.intp)
+    words[at] += sums
+    words[at + 1] += (bits[ends] >> np.uint64(1)) >> (np.uint64(63) - shift[ends])
 
 
 def symbol_counts(raw: np.ndarray) -> np.ndarray:
@@ -282,10 +306,15 @@ def deflate(raw: np.ndarray) -> bytes:
         return zlib.compress(b"")
     starts, lengths, values = _runs(raw)
     codes, end = _codes(lengths, values)
-    header = (HEADER_BITS, None, HEADER_OFFSETS)
     stop, stop_count = LITERAL[256]  # the end of the block
-    last = (np.array([stop], np.uint64), None, np.array([end]))
-    body = _pack((header, *codes, last), end + stop_count)
+    total = end + stop_count
+    words = np.zeros((total + 63) // 64 + 1, np.uint64)
+    words[: HEADER_WORDS.size] = HEADER_WORDS
+    for bits, offsets in codes:
+        _pack(words, bits, offsets)
+    words[end >> 6] += np.uint64((stop << (end & 63)) & (2**64 - 1))
+    words[(end >> 6) + 1] += np.uint64(stop >> (64 - (end & 63)))
+    body = words.astype("<u8").tobytes()[: (total + 7) // 8]
     return b"\x78\x01" + body + struct.pack(">I", _adler32(raw.size, starts, lengths, values))
 
 
