@@ -182,7 +182,7 @@ def card_png(card: Card) -> bytes:
     plot = bool(drawn)
     with _drawing:
         canvas = _canvas()
-        canvas.rows[...] = _template(plot).rows
+        canvas.reset(_template(plot))
         _text(canvas, card.site, LEFT, 84, 30, MUTED, width=WIDTH - 2 * LEFT)
         _text(canvas, card.title, LEFT, 84 + 20 + size, size, FG, "bold", WIDTH - 2 * LEFT)
         y = 330

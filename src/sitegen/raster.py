@@ -101,6 +101,20 @@ class Canvas:
         self.pixels = self.rows[:, 1:]
         self.flat = self.rows.reshape(-1)
         self.width, self.height = width, height
+        self._base: Canvas | None = None  # what reset() last made this canvas
+        self._drawn: list[tuple[int, int, int, int]] = []  # (y0, y1, x0, x1) since then
+
+    def reset(self, base: Canvas) -> None:
+        """Make this canvas `base` again: where rect, lay and blend drew since it last was
+        (a card draws on a few boxes: copying them back costs less than the 756 KB), or all
+        of it."""
+        if self._base is base:
+            for y0, y1, x0, x1 in self._drawn:
+                self.pixels[y0:y1, x0:x1] = base.pixels[y0:y1, x0:x1]
+        else:
+            self.rows[...] = base.rows
+            self._base = base
+        self._drawn.clear()
 
     def rect(self, x0: int, y0: int, x1: int, y1: int, entry: int) -> None:
         """Fill [x0, x1) x [y0, y1) (pixel-aligned) with one entry."""
@@ -108,6 +122,7 @@ class Canvas:
         y0, y1 = max(y0, 0), min(y1, self.height)
         if x0 < x1 and y0 < y1:
             self.pixels[y0:y1, x0:x1] = entry
+            self._drawn.append((y0, y1, x0, x1))
 
     def lay(self, x: int, y: int, patch: np.ndarray, keep: np.ndarray) -> None:
         """Set the entries of `patch` where `keep` is 0 (and the patch 0), keep the canvas'
@@ -121,12 +136,15 @@ class Canvas:
             region = self.pixels[y0:y1, x0:x1]
             np.bitwise_and(region, keep[part], out=region)
             np.bitwise_or(region, patch[part], out=region)
+            self._drawn.append((y0, y1, x0, x1))
 
     def blend(self, ys: np.ndarray, xs: np.ndarray, levels: np.ndarray, table: np.ndarray):
         """Lay a colour at `levels` (0-16) on the pixels at (ys, xs), which are on the canvas,
         each once at most, through its blend table (Palette.blend)."""
         at = ys * (self.width + 1) + xs + 1
         self.flat[at] = table[self.flat[at], levels]
+        if at.size:
+            self._drawn.append((int(ys.min()), int(ys.max()) + 1, int(xs.min()), int(xs.max()) + 1))
 
 
 # Text
@@ -407,12 +425,18 @@ def vertical_dashes(
     if not math.isfinite(x):
         return _nothing()
     lo, hi = x - width / 2, x + width / 2
-    cols = np.arange(math.floor(lo), math.ceil(hi))
-    cover = np.clip(np.minimum(cols + 1, hi) - np.maximum(cols, lo), 0.0, 1.0)
-    levels = np.rint(cover * LEVELS).astype(np.uint8)
-    cols, levels = cols[levels > 0], levels[levels > 0]
+    cols, levels = [], []
+    for col in range(math.floor(lo), math.ceil(hi)):  # a few: in Python, not numpy calls
+        cover = min(max(min(col + 1, hi) - max(col, lo), 0.0), 1.0)
+        if level := round(cover * LEVELS):  # to even, as np.rint
+            cols.append(col)
+            levels.append(level)
     rows = _dash_rows(y0, y1, dash)
-    return np.repeat(rows, len(cols)), np.tile(cols, len(rows)), np.tile(levels, len(rows))
+    xs = np.empty((len(rows), len(cols)), np.intp)
+    xs[:] = cols
+    drawn = np.empty(xs.shape, np.uint8)
+    drawn[:] = levels
+    return np.repeat(rows, len(cols)), xs.reshape(-1), drawn.reshape(-1)
 
 
 def rounded_box(
