@@ -186,3 +186,35 @@ def test_a_text_patch_is_its_ramp_where_it_has_ink_and_kept_canvas_elsewhere():
     assert ink.any() and (~ink).any()
     assert (patch[ink] == levels[ink] + 40).all() and (patch[~ink] == 0).all()
     assert (keep[ink] == 0).all() and (keep[~ink] == 255).all()
+
+
+def _levels_reference(text: str, size: int, weight: str) -> tuple[np.ndarray, int, int]:
+    """text_levels as the plain maximum of every glyph, each placed where its advance puts it."""
+    face = raster.glyphs.face(weight)
+    quarter = size * raster.SUPER / face.units
+    placed, pen = [], 0
+    for ch in text:
+        col, phase = divmod(round(pen * quarter), raster.SUPER)
+        levels, left, top = raster._glyph(weight, size, ch, phase)
+        if levels.size:
+            placed.append((levels, col + left, top))
+        pen += face.advance(ch)
+    x0, y0 = min(x for _, x, _ in placed), min(y for _, _, y in placed)
+    x1 = max(x + m.shape[1] for m, x, _ in placed)
+    y1 = max(y + m.shape[0] for m, _, y in placed)
+    out = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    for m, x, y in placed:
+        part = out[y - y0 : y - y0 + m.shape[0], x - x0 : x - x0 + m.shape[1]]
+        part[...] = np.maximum(part, m)
+    return out, x0, y0
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Model 009: GPU 08 vs GPU 09", "ffi fj Tj AV", "e\u0301\u0301a\u0308", "W" * 30, "i.l,1"],
+)
+def test_glyphs_over_one_another_keep_the_more_ink(text):
+    for size, weight in ((30, "regular"), (60, "bold"), (120, "bold")):
+        got, left, top = raster.text_levels(text, size, weight)
+        want, want_left, want_top = _levels_reference(text, size, weight)
+        assert (left, top) == (want_left, want_top) and np.array_equal(got, want)

@@ -186,24 +186,34 @@ def text_levels(text: str, size: int, weight: str) -> tuple[np.ndarray, int, int
     glyphs.Face.width, which fitted it), rounded to a quarter pixel."""
     face = glyphs.face(weight)
     quarter = size * SUPER / face.units
+    advance = face.advance  # (the loop is per character: names looked up once)
     placed = []
     pen = 0  # font units
+    x0 = y0 = 1 << 30
+    x1 = y1 = -(1 << 30)
     for ch in text:
         col, phase = divmod(round(pen * quarter), SUPER)
         levels, left, top = _glyph(weight, size, ch, phase)
-        if levels.size:
-            placed.append((levels, col + left, top))
-        pen += face.advance(ch)
+        pen += advance(ch)
+        h, w = levels.shape
+        if h and w:
+            x = col + left
+            placed.append((levels, x, top, h, w))
+            x0, y0 = x if x < x0 else x0, top if top < y0 else y0
+            x1, y1 = x + w if x + w > x1 else x1, top + h if top + h > y1 else y1
     if not placed:
         return np.zeros((0, 0), np.uint8), 0, 0
-    x0 = min(x for _, x, _ in placed)
-    y0 = min(y for _, _, y in placed)
-    x1 = max(x + m.shape[1] for m, x, _ in placed)
-    y1 = max(y + m.shape[0] for m, _, y in placed)
     out = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    for levels, x, y in placed:
-        part = out[y - y0 : y - y0 + levels.shape[0], x - x0 : x - x0 + levels.shape[1]]
-        np.maximum(part, levels, out=part)
+    right = x0  # the glyphs so far end before this column
+    maximum = np.maximum
+    for levels, x, y, h, w in placed:
+        part = out[y - y0 : y - y0 + h, x - x0 : x - x0 + w]
+        if x >= right:  # on nothing yet: a copy
+            part[...] = levels
+        else:  # over the glyph before: the more ink of the two
+            maximum(part, levels, out=part)
+        if x + w > right:
+            right = x + w
     out.flags.writeable = False
     return out, x0, y0
 
