@@ -141,8 +141,13 @@ class Canvas:
     def blend(self, ys: np.ndarray, xs: np.ndarray, levels: np.ndarray, table: np.ndarray):
         """Lay a colour at `levels` (0-16) on the pixels at (ys, xs), which are on the canvas,
         each once at most, through its blend table (Palette.blend)."""
-        at = ys * (self.width + 1) + xs + 1
-        self.flat[at] = table[self.flat[at], levels]
+        at = ys * (self.width + 1)
+        at += xs
+        at += 1
+        key = self.flat[at].astype(np.intp)  # table[entry, level], as one flat take
+        key *= table.shape[1]
+        key += levels
+        self.flat[at] = table.reshape(-1)[key]
         if at.size:
             self._drawn.append((int(ys.min()), int(ys.max()) + 1, int(xs.min()), int(xs.max()) + 1))
 
