@@ -108,3 +108,113 @@ def test_dashes_are_their_rows_and_columns():
     assert sorted(set(xs.tolist())) == [899, 900, 901]
     assert len(ys) == len(rows) * 3 and set(levels.tolist()) == {8, 16}
     assert len(raster.vertical_dashes(float("nan"), 2, 300, 340, 6)[0]) == 0
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_lines_stroked_together_are_each_as_if_stroked_alone(seed):
+    lines = [points for points, _ in polylines(seed, 24)]
+    for width in (2.5, 5.0):
+        together = raster.strokes(lines[:5], width, CLIP)
+        assert len(together) == 5
+        for points, (ys, xs, levels) in zip(lines[:5], together, strict=True):
+            alone = raster.strokes([points], width, CLIP)[0]
+            order, alone_order = np.lexsort((ys, xs)), np.lexsort((alone[0], alone[1]))
+            for got, want in zip((ys, xs, levels), alone, strict=True):
+                assert np.array_equal(got[order], want[alone_order])
+    assert raster.strokes([[], [(float("nan"), 1.0)]], 5, CLIP)[1][0].size == 0
+
+
+def _dashes_reference(x, width, y0, y1, dash):
+    """vertical_dashes as numpy would compute it, column by column."""
+    lo, hi = x - width / 2, x + width / 2
+    cols = np.arange(np.floor(lo), np.ceil(hi)).astype(np.intp)
+    cover = np.clip(np.minimum(cols + 1, hi) - np.maximum(cols, lo), 0.0, 1.0)
+    levels = np.rint(cover * raster.LEVELS).astype(np.uint8)
+    cols, levels = cols[levels > 0], levels[levels > 0]
+    rows = np.arange(y0, y1)
+    rows = rows[(rows - y0) // dash % 2 == 0]
+    return np.repeat(rows, len(cols)), np.tile(cols, len(rows)), np.tile(levels, len(rows))
+
+
+def test_dashes_cover_each_column_as_numpy_measures_it():
+    rng = np.random.default_rng(11)
+    for x in [900.0, 900.5, 900.03125, 900.96875, *rng.uniform(760, 1140, 200)]:
+        for width in (1.0, 2.0, 3.3):
+            got = raster.vertical_dashes(x, width, 300, 540, 6)
+            want = _dashes_reference(x, width, 300, 540, 6)
+            for a, b in zip(got, want, strict=True):
+                assert a.dtype == b.dtype and np.array_equal(a, b), (x, width)
+
+
+def test_a_canvas_reset_is_its_base_again_whatever_was_drawn():
+    rng = np.random.default_rng(12)
+    bases = []
+    for entry in (3, 4):
+        base = raster.Canvas(60, 40)
+        base.rect(5, 5, 50, 30, entry)
+        bases.append(base)
+    canvas = raster.Canvas(60, 40)
+    for trial in range(30):
+        base = bases[trial % 5 == 0]
+        canvas.reset(base)
+        assert np.array_equal(canvas.rows, base.rows)
+        patch = rng.integers(0, 9, (8, 12)).astype(np.uint8)
+        keep = np.where(patch > 0, 0, 255).astype(np.uint8)
+        canvas.lay(int(rng.integers(-10, 60)), int(rng.integers(-5, 40)), patch, keep)
+        canvas.rect(*rng.integers(-5, 65, 4).tolist(), 7)
+        ys, xs = rng.integers(0, 40, 20), rng.integers(0, 60, 20)
+        ys, xs = np.unique(ys * 100 + xs) // 100, np.unique(ys * 100 + xs) % 100
+        table = np.full((10, raster.LEVELS + 1), 9, np.uint8)
+        canvas.blend(ys, xs, np.full(ys.size, 8, np.uint8), table)
+
+
+def test_lay_sets_the_patch_where_it_has_ink_and_keeps_the_rest():
+    canvas = raster.Canvas(10, 6)
+    canvas.rect(0, 0, 10, 6, 2)
+    patch = np.array([[0, 5, 6], [7, 0, 0]], np.uint8)
+    keep = np.where(patch > 0, 0, 255).astype(np.uint8)
+    canvas.lay(8, 5, patch, keep)  # partly off the canvas: the rest is dropped
+    assert canvas.pixels[5, 8:].tolist() == [2, 5] and (canvas.pixels[:5] == 2).all()
+    canvas.lay(1, 1, patch, keep)
+    assert canvas.pixels[1:3, 1:4].tolist() == [[2, 5, 6], [7, 2, 2]]
+
+
+def test_a_text_patch_is_its_ramp_where_it_has_ink_and_kept_canvas_elsewhere():
+    levels, _, _ = raster.text_levels("Ag,", 30, "regular")
+    patch, keep, _, _ = raster.text_patch("Ag,", 30, "regular", 40)
+    ink = levels > 0
+    assert ink.any() and (~ink).any()
+    assert (patch[ink] == levels[ink] + 40).all() and (patch[~ink] == 0).all()
+    assert (keep[ink] == 0).all() and (keep[~ink] == 255).all()
+
+
+def _levels_reference(text: str, size: int, weight: str) -> tuple[np.ndarray, int, int]:
+    """text_levels as the plain maximum of every glyph, each placed where its advance puts it."""
+    face = raster.glyphs.face(weight)
+    quarter = size * raster.SUPER / face.units
+    placed, pen = [], 0
+    for ch in text:
+        col, phase = divmod(round(pen * quarter), raster.SUPER)
+        levels, left, top = raster._glyph(weight, size, ch, phase)
+        if levels.size:
+            placed.append((levels, col + left, top))
+        pen += face.advance(ch)
+    x0, y0 = min(x for _, x, _ in placed), min(y for _, _, y in placed)
+    x1 = max(x + m.shape[1] for m, x, _ in placed)
+    y1 = max(y + m.shape[0] for m, _, y in placed)
+    out = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    for m, x, y in placed:
+        part = out[y - y0 : y - y0 + m.shape[0], x - x0 : x - x0 + m.shape[1]]
+        part[...] = np.maximum(part, m)
+    return out, x0, y0
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Model 009: GPU 08 vs GPU 09", "ffi fj Tj AV", "e\u0301\u0301a\u0308", "W" * 30, "i.l,1"],
+)
+def test_glyphs_over_one_another_keep_the_more_ink(text):
+    for size, weight in ((30, "regular"), (60, "bold"), (120, "bold")):
+        got, left, top = raster.text_levels(text, size, weight)
+        want, want_left, want_top = _levels_reference(text, size, weight)
+        assert (left, top) == (want_left, want_top) and np.array_equal(got, want)

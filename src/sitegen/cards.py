@@ -79,8 +79,8 @@ def _text(
     """`text` made printable and cut to `width`, its baseline starting at (x, y)."""
     fitted = glyphs.fit(text, size, width, weight)
     ramp = palette().ramps[under, colour]
-    patch, where, left, top = raster.text_patch(fitted, size, weight, ramp)
-    canvas.lay(x + left, y + top, patch, where)
+    patch, keep, left, top = raster.text_patch(fitted, size, weight, ramp)
+    canvas.lay(x + left, y + top, patch, keep)
 
 
 def _title_size(title: str) -> int:
@@ -156,8 +156,8 @@ def _plot(
     if mark and mark > 0:
         mx = min(at(mark, 0)[0], x1)
         canvas.blend(*raster.vertical_dashes(mx, 2, y0, y1, 6), palette().blend(MUTED))
-    for i, (_, points) in enumerate(drawn):
-        line = raster.stroke([at(x, y) for x, y in points], STROKE, inside)
+    lines = raster.strokes([[at(x, y) for x, y in points] for _, points in drawn], STROKE, inside)
+    for i, line in enumerate(lines):
         canvas.blend(*line, palette().blend(SERIES[i % len(SERIES)]))
     legend = [(s.label, SERIES[i % len(SERIES)]) for i, (s, _) in enumerate(drawn) if s.label]
     legend = legend[: len(SERIES)]
@@ -182,7 +182,7 @@ def card_png(card: Card) -> bytes:
     plot = bool(drawn)
     with _drawing:
         canvas = _canvas()
-        canvas.rows[...] = _template(plot).rows
+        canvas.reset(_template(plot))
         _text(canvas, card.site, LEFT, 84, 30, MUTED, width=WIDTH - 2 * LEFT)
         _text(canvas, card.title, LEFT, 84 + 20 + size, size, FG, "bold", WIDTH - 2 * LEFT)
         y = 330

@@ -101,6 +101,20 @@ class Canvas:
         self.pixels = self.rows[:, 1:]
         self.flat = self.rows.reshape(-1)
         self.width, self.height = width, height
+        self._base: Canvas | None = None  # what reset() last made this canvas
+        self._drawn: list[tuple[int, int, int, int]] = []  # (y0, y1, x0, x1) since then
+
+    def reset(self, base: Canvas) -> None:
+        """Make this canvas `base` again: where rect, lay and blend drew since it last was
+        (a card draws on a few boxes: copying them back costs less than the 756 KB), or all
+        of it."""
+        if self._base is base:
+            for y0, y1, x0, x1 in self._drawn:
+                self.pixels[y0:y1, x0:x1] = base.pixels[y0:y1, x0:x1]
+        else:
+            self.rows[...] = base.rows
+            self._base = base
+        self._drawn.clear()
 
     def rect(self, x0: int, y0: int, x1: int, y1: int, entry: int) -> None:
         """Fill [x0, x1) x [y0, y1) (pixel-aligned) with one entry."""
@@ -108,22 +122,34 @@ class Canvas:
         y0, y1 = max(y0, 0), min(y1, self.height)
         if x0 < x1 and y0 < y1:
             self.pixels[y0:y1, x0:x1] = entry
+            self._drawn.append((y0, y1, x0, x1))
 
-    def lay(self, x: int, y: int, patch: np.ndarray, where: np.ndarray) -> None:
-        """Set the entries of `patch` where `where` is true, its top left at (x, y); what
-        falls outside the canvas is dropped."""
+    def lay(self, x: int, y: int, patch: np.ndarray, keep: np.ndarray) -> None:
+        """Set the entries of `patch` where `keep` is 0 (and the patch 0), keep the canvas'
+        where it is 255, its top left at (x, y); what falls outside the canvas is dropped.
+        (Two passes of bitwise and, or: np.copyto with a mask costs 10 to 20 times more.)"""
         h, w = patch.shape
         x0, y0 = max(x, 0), max(y, 0)
         x1, y1 = min(x + w, self.width), min(y + h, self.height)
         if x0 < x1 and y0 < y1:
             part = (slice(y0 - y, y1 - y), slice(x0 - x, x1 - x))
-            np.copyto(self.pixels[y0:y1, x0:x1], patch[part], where=where[part])
+            region = self.pixels[y0:y1, x0:x1]
+            np.bitwise_and(region, keep[part], out=region)
+            np.bitwise_or(region, patch[part], out=region)
+            self._drawn.append((y0, y1, x0, x1))
 
     def blend(self, ys: np.ndarray, xs: np.ndarray, levels: np.ndarray, table: np.ndarray):
         """Lay a colour at `levels` (0-16) on the pixels at (ys, xs), which are on the canvas,
         each once at most, through its blend table (Palette.blend)."""
-        at = ys * (self.width + 1) + xs + 1
-        self.flat[at] = table[self.flat[at], levels]
+        at = ys * (self.width + 1)
+        at += xs
+        at += 1
+        key = self.flat[at].astype(np.intp)  # table[entry, level], as one flat take
+        key *= table.shape[1]
+        key += levels
+        self.flat[at] = table.reshape(-1)[key]
+        if at.size:
+            self._drawn.append((int(ys.min()), int(ys.max()) + 1, int(xs.min()), int(xs.max()) + 1))
 
 
 # Text
@@ -165,24 +191,34 @@ def text_levels(text: str, size: int, weight: str) -> tuple[np.ndarray, int, int
     glyphs.Face.width, which fitted it), rounded to a quarter pixel."""
     face = glyphs.face(weight)
     quarter = size * SUPER / face.units
+    advance = face.advance  # (the loop is per character: names looked up once)
     placed = []
     pen = 0  # font units
+    x0 = y0 = 1 << 30
+    x1 = y1 = -(1 << 30)
     for ch in text:
         col, phase = divmod(round(pen * quarter), SUPER)
         levels, left, top = _glyph(weight, size, ch, phase)
-        if levels.size:
-            placed.append((levels, col + left, top))
-        pen += face.advance(ch)
+        pen += advance(ch)
+        h, w = levels.shape
+        if h and w:
+            x = col + left
+            placed.append((levels, x, top, h, w))
+            x0, y0 = x if x < x0 else x0, top if top < y0 else y0
+            x1, y1 = x + w if x + w > x1 else x1, top + h if top + h > y1 else y1
     if not placed:
         return np.zeros((0, 0), np.uint8), 0, 0
-    x0 = min(x for _, x, _ in placed)
-    y0 = min(y for _, _, y in placed)
-    x1 = max(x + m.shape[1] for m, x, _ in placed)
-    y1 = max(y + m.shape[0] for m, _, y in placed)
     out = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    for levels, x, y in placed:
-        part = out[y - y0 : y - y0 + levels.shape[0], x - x0 : x - x0 + levels.shape[1]]
-        np.maximum(part, levels, out=part)
+    right = x0  # the glyphs so far end before this column
+    maximum = np.maximum
+    for levels, x, y, h, w in placed:
+        part = out[y - y0 : y - y0 + h, x - x0 : x - x0 + w]
+        if x >= right:  # on nothing yet: a copy
+            part[...] = levels
+        else:  # over the glyph before: the more ink of the two
+            maximum(part, levels, out=part)
+        if x + w > right:
+            right = x + w
     out.flags.writeable = False
     return out, x0, y0
 
@@ -191,12 +227,16 @@ def text_levels(text: str, size: int, weight: str) -> tuple[np.ndarray, int, int
 def text_patch(
     text: str, size: int, weight: str, ramp: int
 ) -> tuple[np.ndarray, np.ndarray, int, int]:
-    """`text` as entries of a palette ramp (its first entry `ramp`), where it has ink:
-    (patch, where, left, top), for Canvas.lay."""
+    """`text` as entries of a palette ramp (its first entry `ramp`) where it has ink, 0
+    elsewhere, and a mask of 255 where it has none, 0 where it has: (patch, keep, left,
+    top), for Canvas.lay."""
     levels, left, top = text_levels(text, size, weight)
-    patch, where = levels + np.uint8(ramp), levels > 0
-    patch.flags.writeable = where.flags.writeable = False
-    return patch, where, left, top
+    ink = levels > 0
+    keep = np.subtract(ink.view(np.uint8), np.uint8(1))  # 1 - 1 = 0 where ink, else 255
+    patch = levels + np.uint8(ramp)
+    np.bitwise_and(patch, np.invert(keep), out=patch)
+    patch.flags.writeable = keep.flags.writeable = False
+    return patch, keep, left, top
 
 
 # Strokes
@@ -213,25 +253,41 @@ def stroke(
     at that distance covers it. Each segment is measured along x never falling: a line that
     turns back in x is taken as the pieces along which x only grows or only falls, the
     latter reversed."""
+    return strokes([points], width, clip)[0]
+
+
+def strokes(
+    lines: Sequence[Sequence[tuple[float, float]]],
+    width: float,
+    clip: tuple[int, int, int, int],
+) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """stroke() of each polyline, all measured in one pass (a card's few lines cost little
+    more than one: the passes are many small numpy calls), each as if drawn alone."""
     with np.errstate(all="ignore"):  # huge coordinates: what overflows covers nothing
-        return _stroke(np.array(points, float).reshape(-1, 2), width / 2 + 0.5, clip)
+        ends = [_ends(np.array(p, float).reshape(-1, 2)) for p in lines]
+        if not any(len(a) for a, _ in ends):
+            return [_nothing() for _ in lines]
+        layer = np.repeat(np.arange(len(ends)), [len(a) for a, _ in ends])
+        starts = np.concatenate([a for a, _ in ends])
+        stops = np.concatenate([b for _, b in ends])
+        ys, xs, levels, of = _segments(starts, stops, layer, width / 2 + 0.5, clip)
+    bounds = np.searchsorted(of, np.arange(len(lines) + 1)).tolist()
+    return [(ys[i:j], xs[i:j], levels[i:j]) for i, j in zip(bounds[:-1], bounds[1:], strict=True)]
 
 
-def _stroke(pts: np.ndarray, reach: float, clip: tuple[int, int, int, int]):
-    """stroke() of the points (n x 2), `reach` being half its width and half a pixel."""
+def _ends(pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The segments (starts, ends: n x 2 each) that stroke() measures of the points."""
     pts = pts[np.isfinite(pts).all(axis=1)]
     if len(pts) > 1:  # a repeated point adds nothing
         pts = pts[np.concatenate(([True], (np.diff(pts, axis=0) != 0).any(axis=1)))]
     if not len(pts):
-        return _nothing()
+        return pts, pts
     if len(pts) == 1:
         pts = np.vstack([pts, pts])  # one point: a dot, as a round cap draws it
     pieces = _monotone(pts)
     if len(pieces) == 1:
-        return _segments(pts[:-1], pts[1:], reach, clip)
-    starts = np.concatenate([p[:-1] for p in pieces])
-    ends = np.concatenate([p[1:] for p in pieces])
-    return _segments(starts, ends, reach, clip)
+        return pts[:-1], pts[1:]
+    return np.concatenate([p[:-1] for p in pieces]), np.concatenate([p[1:] for p in pieces])
 
 
 def _monotone(pts: np.ndarray) -> list[np.ndarray]:
@@ -249,11 +305,18 @@ def _monotone(pts: np.ndarray) -> list[np.ndarray]:
     return [p if p[-1, 0] >= p[0, 0] else p[::-1] for p in pieces]
 
 
-def _segments(a: np.ndarray, b: np.ndarray, reach: float, clip: tuple[int, int, int, int]):
-    """stroke() of the segments from a[i] to b[i] (n x 2 each), in one pass: the pixels of
-    each column that a segment comes within `reach` of (a pixel whose centre is that far
-    from the line is not touched), each measured against every segment that reaches its
-    column, the nearest counting."""
+def _segments(
+    a: np.ndarray,
+    b: np.ndarray,
+    layer: np.ndarray,
+    reach: float,
+    clip: tuple[int, int, int, int],
+):
+    """stroke() of the segments from a[i] to b[i] (n x 2 each), each of the line `layer[i]`
+    (in order), in one pass: the pixels of each line's column that a segment of it comes
+    within `reach` of (a pixel whose centre is that far from the line is not touched), each
+    measured against every segment of the line that reaches its column, the nearest
+    counting. Returns (ys, xs, levels, line of each), line by line."""
     ax, ay, bx = a[:, 0], a[:, 1], b[:, 0]
     dx, dy = bx - ax, b[:, 1] - ay
     inverse = 1 / np.maximum(dx * dx + dy * dy, 1e-12)
@@ -275,12 +338,13 @@ def _segments(a: np.ndarray, b: np.ndarray, reach: float, clip: tuple[int, int, 
     r1 = _bounded(np.floor(np.maximum(y0, y1) + reach - 0.5) + 1, clip[1], clip[3])
     some = np.flatnonzero(r1 > r0)
     if not len(some):
-        return _nothing()
+        return (*_nothing(), np.zeros(0, np.intp))
     seg, col, r0, r1, cx = seg[some], col[some], r0[some], r1[some], cx[some]
-    # a column's pixels: the rows any of its segments reach, each measured against one of
-    # them here (`one`), against the others below
+    # a line's column's pixels: the rows any of its segments reach, each measured against
+    # one of them here (`one`), against the others below; the columns of each line in turn
     first = col.min()
-    at = col - first
+    span = col.max() - first + 1
+    at = layer[seg] * span + (col - first)
     cols = at.max() + 1
     top, bottom = np.full(cols, clip[3]), np.full(cols, clip[1])
     np.minimum.at(top, at, r0)
@@ -291,7 +355,8 @@ def _segments(a: np.ndarray, b: np.ndarray, reach: float, clip: tuple[int, int, 
     start = np.cumsum(count) - count  # the column's first pixel
     j = seg[one]
     cy = np.arange(count.sum(), dtype=float) - np.repeat(start - top - 0.5, count)
-    px = (first + np.arange(cols) + 0.5) - ax[j]
+    column = first + np.arange(cols) % span
+    px = (column + 0.5) - ax[j]
     sx, sy, inv = dx[j], dy[j], inverse[j]
     dist2 = _distance2(np.repeat(px, count), cy - np.repeat(ay[j], count), sx, sy, inv, count)
     # the other segments of each column, over their own rows
@@ -312,8 +377,9 @@ def _segments(a: np.ndarray, b: np.ndarray, reach: float, clip: tuple[int, int, 
         np.minimum.at(dist2, pixel, d2)
     keep = np.flatnonzero(dist2 < _limit(reach))
     ys = (cy[keep] - 0.5).astype(np.intp)
-    xs = np.repeat(np.arange(first, first + cols), count)[keep]
-    return ys, xs, _levels(reach, dist2[keep])
+    xs = np.repeat(column, count)[keep]
+    lines = np.repeat(np.arange(cols) // span, count)[keep]
+    return ys, xs, _levels(reach, dist2[keep]), lines
 
 
 def _distance2(px, py, sx, sy, inverse, count) -> np.ndarray:
@@ -374,12 +440,18 @@ def vertical_dashes(
     if not math.isfinite(x):
         return _nothing()
     lo, hi = x - width / 2, x + width / 2
-    cols = np.arange(math.floor(lo), math.ceil(hi))
-    cover = np.clip(np.minimum(cols + 1, hi) - np.maximum(cols, lo), 0.0, 1.0)
-    levels = np.rint(cover * LEVELS).astype(np.uint8)
-    cols, levels = cols[levels > 0], levels[levels > 0]
+    cols, levels = [], []
+    for col in range(math.floor(lo), math.ceil(hi)):  # a few: in Python, not numpy calls
+        cover = min(max(min(col + 1, hi) - max(col, lo), 0.0), 1.0)
+        if level := round(cover * LEVELS):  # to even, as np.rint
+            cols.append(col)
+            levels.append(level)
     rows = _dash_rows(y0, y1, dash)
-    return np.repeat(rows, len(cols)), np.tile(cols, len(rows)), np.tile(levels, len(rows))
+    xs = np.empty((len(rows), len(cols)), np.intp)
+    xs[:] = cols
+    drawn = np.empty(xs.shape, np.uint8)
+    drawn[:] = levels
+    return np.repeat(rows, len(cols)), xs.reshape(-1), drawn.reshape(-1)
 
 
 def rounded_box(
