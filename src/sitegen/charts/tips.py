@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
+from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
-from .svg import AXIS, FONT, TEXT, num, text, tip_box
+from .svg import AXIS, FONT, TEXT, num, tip_place, tip_size
 
 
 @functools.lru_cache(maxsize=8)  # a chart's tips have one count of lines
@@ -27,7 +28,7 @@ def _tip_text(count: int) -> str:
 def tip(px: float, py: float, lines: list[str], box: tuple[float, float]) -> str:
     """A box of text beside a point, right after the point and hidden until it is hovered or
     focused: one rule set for every tip of a chart (shared_tip_css), none for each."""
-    return _tip(px, py, lines, [text(line) for line in lines], box)
+    return _placed_tip(px, py, tip_words(lines), box)
 
 
 def point_with_tip(
@@ -35,25 +36,44 @@ def point_with_tip(
 ) -> str:
     """A point's hit area, the marker() path `shape` with `attrs` (its data), titled by its
     lines, followed by its tip (as tip() writes it): the lines escaped once for both."""
+    return placed_point(shape, attrs, px, py, tip_words(lines), box)
+
+
+@dataclass(frozen=True)
+class TipWords:
+    """What a point's title and tip say, written, and the tip's size: all but where it goes,
+    so that a point drawn on many charts (a GPU's envelope on each of its comparisons) has
+    its words written once."""
+
+    title: str  # the hit area's <title>, escaped
+    body: str  # the tip's <text> element
+    width: int
+    height: int
+
+
+def tip_words(lines: list[str]) -> TipWords:
     title = "; ".join(lines)
     shown = lines
     if "&" in title or "<" in title or ">" in title:
         title, shown = escape(title), [escape(line) for line in lines]
+    return TipWords(title, _tip_text(len(lines)) % tuple(shown), *tip_size(lines))
+
+
+def placed_point(
+    shape: str, attrs: str, px: float, py: float, words: TipWords, box: tuple[float, float]
+) -> str:
+    """point_with_tip of a point at (px, py) whose tip says `words`."""
     return (
-        f'<path class="pt" tabindex="0" d="{shape}" {attrs}><title>{title}</title></path>'
-        f"{_tip(px, py, lines, shown, box)}"
+        f'<path class="pt" tabindex="0" d="{shape}" {attrs}><title>{words.title}</title></path>'
+        f"{_placed_tip(px, py, words, box)}"
     )
 
 
-def _tip(
-    px: float, py: float, lines: list[str], shown: Sequence[str], box: tuple[float, float]
-) -> str:
-    """The tip of `lines` (its width: as they read), written as `shown` (escaped)."""
-    tx, ty, width, height = tip_box(px, py, lines, box)
+def _placed_tip(px: float, py: float, words: TipWords, box: tuple[float, float]) -> str:
+    tx, ty = tip_place(px, py, words.width, words.height, box)
     return (
         f'<g class="tip" visibility="hidden" transform="translate({num(tx)},{num(ty)})">'
-        f'<rect width="{width}" height="{height}" rx="4"/>'
-        f"{_tip_text(len(lines)) % tuple(shown)}</g>"
+        f'<rect width="{words.width}" height="{words.height}" rx="4"/>{words.body}</g>'
     )
 
 
@@ -85,4 +105,12 @@ def series_tip_css(chart_id: str, colours: Sequence[str]) -> str:
     return _tip_rules(c, f"{c} .pt:focus{{outline:none;stroke-width:3}}{rings}")
 
 
-__all__ = ["point_with_tip", "series_tip_css", "shared_tip_css", "tip"]
+__all__ = [
+    "TipWords",
+    "placed_point",
+    "point_with_tip",
+    "series_tip_css",
+    "shared_tip_css",
+    "tip",
+    "tip_words",
+]
