@@ -13,7 +13,7 @@ from markupsafe import Markup
 from .. import display
 from ..charts import Chart, envelope_chart_data
 from ..credits import Credit, credits_for
-from ..datafiles import compare_json, pair_route, to_json_spliced
+from ..datafiles import compare_text, pair_route
 from ..display import dollars, rate, ratio, tokens
 from ..htmlrows import engine_precision, html
 from ..standings import Pairing, pairings
@@ -78,8 +78,8 @@ def compare_outputs_of(src: Sources, model: str, a: str, b: str) -> tuple[Page, 
     route = compare_route(a, b, model)
     charts = tuple(w["chart"] for w in workloads if w["chart"] is not None)
     page = Page(route, "compare.html", title, view, charts=charts)
-    data = compare_json(model, a, b, rungs, src.side_json)
-    return page, DataFile(route + "data.json", to_json_spliced(data))
+    data = compare_text(model, a, b, rungs, src.side_json)
+    return page, DataFile(route + "data.json", data)
 
 
 def workload_view(
