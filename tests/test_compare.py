@@ -185,3 +185,21 @@ def test_no_workload_in_common(make_site):
     data = json.loads(files["compare/g1-vs-g2/m1/data.json"])
     assert data["workloads"]["chat"]["ladder"][0]["b"] is None
     assert data["workloads"]["long"]["ladder"][0]["a"] is None
+
+
+def test_a_sites_template_written_before_still_links_the_chart_script(make_site):
+    """charts_script takes the page's link to charts.js, so that a page imports _charts.html
+    without its context; a site's own template that imports it with its context and gives no
+    link, as the built-in ones did, still gets the same tag."""
+    runs = {"lab/a.yaml": sweep(gpu="g1"), "lab/b.yaml": sweep(gpu="g2")}
+    page = "compare/g1-vs-g2/m1/index.html"
+    built_in = render_site(make_site(runs))[0][page].decode()
+    tag = '<script src="../../../assets/charts.js" defer></script>'
+    assert built_in.count(tag) == 1
+    root = make_site(runs)
+    (root / "templates").mkdir()
+    (root / "templates/compare.html").write_text(
+        '{% extends "base.html" %}{% from "_charts.html" import charts_script with context %}'
+        "{% block head %}{{ charts_script() }}{% endblock %}{% block main %}{% endblock %}"
+    )
+    assert render_site(root)[0][page].decode().count(tag) == 1
