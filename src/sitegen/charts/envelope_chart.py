@@ -49,7 +49,7 @@ from .svg import (
 from .svg import (
     markers as centred_markers,
 )
-from .tips import TipWords, placed_point, series_tip_css, tip_words
+from .tips import TipWords, placed_points, series_tip_css, tip_words
 
 RADIUS = 4.5
 LABEL_CHAR_PX = 6.4  # 11 px labels
@@ -344,10 +344,8 @@ def draw_envelopes(data: dict) -> str:
         pxs = x.pixels([v for v, _ in side.measured])
         pys = y.pixels([v for _, v in side.measured])
         shapes = centred_markers(style.shape, pxs, pys, RADIUS)
-        points += [
-            placed_point(shape, f'data-series="{i}" {attrs}', px, py, words, TIP_BOX)
-            for shape, px, py, (attrs, words) in zip(shapes, pxs, pys, side.tips, strict=True)
-        ]
+        attrs = [f'data-series="{i}" {data}' for data, _ in side.tips]
+        points += placed_points(shapes, attrs, pxs, pys, [w for _, w in side.tips], TIP_BOX)
         out += markers(series_attrs(i, style), style.colour, [], shapes, stroke_width="1")
     out.append('<g class="points" fill="transparent">')
     out += points

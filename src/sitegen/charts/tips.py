@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
-from .svg import AXIS, FONT, TEXT, num, tip_place, tip_size
+from .svg import AXIS, FONT, TEXT, coords, num, tip_place, tip_size
 
 
 @functools.lru_cache(maxsize=8)  # a chart's tips have one count of lines
@@ -28,7 +28,8 @@ def _tip_text(count: int) -> str:
 def tip(px: float, py: float, lines: list[str], box: tuple[float, float]) -> str:
     """A box of text beside a point, right after the point and hidden until it is hovered or
     focused: one rule set for every tip of a chart (shared_tip_css), none for each."""
-    return _placed_tip(px, py, tip_words(lines), box)
+    words = tip_words(lines)
+    return _tip(_place(px, py, words, box), words)
 
 
 def point_with_tip(
@@ -63,16 +64,46 @@ def placed_point(
     shape: str, attrs: str, px: float, py: float, words: TipWords, box: tuple[float, float]
 ) -> str:
     """point_with_tip of a point at (px, py) whose tip says `words`."""
+    return _point(shape, attrs, _place(px, py, words, box), words)
+
+
+def _place(px: float, py: float, words: TipWords, box: tuple[float, float]) -> str:
+    tx, ty = tip_place(px, py, words.width, words.height, box)
+    return f"{num(tx)},{num(ty)}"
+
+
+def placed_points(
+    shapes: Sequence[str],
+    attrs: Sequence[str],
+    pxs: Sequence[float],
+    pys: Sequence[float],
+    words: Sequence[TipWords],
+    box: tuple[float, float],
+) -> list[str]:
+    """[placed_point(...) for each point], where each tip goes written by one coords call (a
+    chart has dozens)."""
+    if not shapes:
+        return []
+    places = [
+        v
+        for px, py, w in zip(pxs, pys, words, strict=True)
+        for v in tip_place(px, py, w.width, w.height, box)
+    ]
+    written = coords("\n".join(["%.1f,%.1f"] * len(shapes)), places).split("\n")
+    return [_point(*point) for point in zip(shapes, attrs, written, words, strict=True)]
+
+
+def _point(shape: str, attrs: str, place: str, words: TipWords) -> str:
+    """A point's hit area and its tip at `place` ("x,y", written)."""
     return (
         f'<path class="pt" tabindex="0" d="{shape}" {attrs}><title>{words.title}</title></path>'
-        f"{_placed_tip(px, py, words, box)}"
+        f"{_tip(place, words)}"
     )
 
 
-def _placed_tip(px: float, py: float, words: TipWords, box: tuple[float, float]) -> str:
-    tx, ty = tip_place(px, py, words.width, words.height, box)
+def _tip(place: str, words: TipWords) -> str:
     return (
-        f'<g class="tip" visibility="hidden" transform="translate({num(tx)},{num(ty)})">'
+        f'<g class="tip" visibility="hidden" transform="translate({place})">'
         f'<rect width="{words.width}" height="{words.height}" rx="4"/>{words.body}</g>'
     )
 
@@ -108,6 +139,7 @@ def series_tip_css(chart_id: str, colours: Sequence[str]) -> str:
 __all__ = [
     "TipWords",
     "placed_point",
+    "placed_points",
     "point_with_tip",
     "series_tip_css",
     "shared_tip_css",
