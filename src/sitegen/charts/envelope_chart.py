@@ -67,35 +67,38 @@ def envelope_chart_data(
     target: float,
     series: Sequence[tuple[str, Envelope, float | None]],
     strong: Sequence[int],
+    series_of: Callable[[Envelope, str, float | None], dict] | None = None,
 ) -> dict:
     """The chart's input: per series (a GPU) its label, its winning curves and where each wins,
-    and its value at the target."""
-    out = []
-    for label, env, headline in series:
-        used = sorted({s.curve for s in env.stretches})
-        curves = [env.curves[i] for i in used]
-        out.append(
-            {
-                "label": label,
-                "curves": [
-                    {
-                        "engine": c.engine,
-                        "precision": c.precision,
-                        "frontier": [[p.interactivity, p.throughput_per_gpu] for p in c.frontier],
-                    }
-                    for c in curves
-                ],
-                "stretches": [[used.index(s.curve), s.start, s.end] for s in env.stretches],
-                "headline": headline,
-            }
-        )
+    and its value at the target. `series_of` writes a series (envelope_series, or the one it
+    wrote already: a GPU's envelope is on each of its comparisons)."""
+    write = series_of or envelope_series
     return {
         "model": model,
         "workload": workload,
         "method": method,
         "target": target,
-        "series": out,
+        "series": [write(env, label, headline) for label, env, headline in series],
         "strong": list(strong),
+    }
+
+
+def envelope_series(env: Envelope, label: str, headline: float | None) -> dict:
+    """One series of the chart's input: an envelope, named `label`, reaching `headline`."""
+    used = sorted({s.curve for s in env.stretches})
+    curves = [env.curves[i] for i in used]
+    return {
+        "label": label,
+        "curves": [
+            {
+                "engine": c.engine,
+                "precision": c.precision,
+                "frontier": [[p.interactivity, p.throughput_per_gpu] for p in c.frontier],
+            }
+            for c in curves
+        ],
+        "stretches": [[used.index(s.curve), s.start, s.end] for s in env.stretches],
+        "headline": headline,
     }
 
 
@@ -355,4 +358,4 @@ def draw_envelopes(data: dict) -> str:
     return "\n".join(out)
 
 
-__all__ = ["draw_envelopes", "envelope_chart_data", "x_values"]
+__all__ = ["draw_envelopes", "envelope_chart_data", "envelope_series", "x_values"]

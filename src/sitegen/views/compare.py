@@ -3,6 +3,7 @@ envelopes on one chart; and their data.json."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -11,7 +12,7 @@ from typing import Any
 from markupsafe import Markup
 
 from .. import display
-from ..charts import Chart, envelope_chart_data
+from ..charts import Chart, envelope_chart_data, envelope_series
 from ..credits import Credit, credits_for
 from ..datafiles import compare_text, pair_route
 from ..display import dollars, rate, ratio, tokens
@@ -103,6 +104,7 @@ def workload_view(
                 site.config.headline_interactivity,
                 series,
                 list(range(len(series))),
+                functools.partial(src.per_row, envelope_series),  # once per plan
             ),
         )
     return {
