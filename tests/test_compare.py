@@ -318,6 +318,8 @@ def test_a_series_changed_in_any_value_is_never_drawn_from_one_kept(
     else:
         changed["target"] *= value
     draw_envelopes(chart_data)  # its series kept
+    sides = envelope_chart._sides(changed)  # what the axis holds, as the page reads it too
+    assert envelope_chart._x_values(changed, sides) == envelope_chart.x_values(changed)
     kept = draw_envelopes(changed)
     envelope_chart._SIDES.clear()
     assert kept == draw_envelopes(changed)

@@ -147,12 +147,7 @@ def _side(series: dict, method: str, target: float) -> _Side:
 
 def _prepare(series: dict, method: str, target: float) -> _Side:
     curves = series["curves"]
-    measured = [
-        (ci, px, py)
-        for ci, start, end in series["stretches"]
-        for px, py in curves[ci]["frontier"]
-        if start <= px <= end
-    ]
+    measured = _measured(series)
     names = [curve_label(c) for c in curves]
     tips = tuple(
         (
@@ -174,6 +169,16 @@ def _prepare(series: dict, method: str, target: float) -> _Side:
         labels=tuple(names[ci] for ci, _, _ in series["stretches"]),
         said=_said(series, names, target),
     )
+
+
+def _measured(series: dict) -> list[tuple[int, float, float]]:
+    """The measured points the envelope passes through: (curve, x, y), x ascending."""
+    return [
+        (ci, px, py)
+        for ci, start, end in series["stretches"]
+        for px, py in series["curves"][ci]["frontier"]
+        if start <= px <= end
+    ]
 
 
 def _said(series: dict, names: list[str], target: float) -> str:
@@ -277,10 +282,12 @@ def _chart_id(data: dict, sides: Sequence[_Side]) -> str:
 
 def x_values(data: dict) -> list[float]:
     """What the x axis must hold: where each envelope starts, its measured points, the target."""
-    return _x_values(data, _sides(data))
+    xs = [px for s in data["series"] for _, px, _ in _measured(s)]
+    return xs + [s["stretches"][0][1] for s in data["series"]] + [data["target"]]
 
 
 def _x_values(data: dict, sides: Sequence[_Side]) -> list[float]:
+    """x_values(data), the measured points as the series' sides hold them."""
     xs = [px for side in sides for px, _ in side.measured]
     return xs + [s["stretches"][0][1] for s in data["series"]] + [data["target"]]
 
