@@ -3,16 +3,28 @@ target and both envelopes, recomputed here from the pair pages' own data.json.""
 
 from __future__ import annotations
 
+import copy
 import itertools
 import json
 import re
 from html import unescape
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conftest import config, html_tables, sweep
 from sitegen.build import render_site
+from sitegen.charts import ChartCache, draw_envelopes, envelope_chart
+from sitegen.content import Content
 from sitegen.display import ratio, tokens
+from sitegen.making import Maker
+from sitegen.records import load_site
+from sitegen.render import environment
+from sitegen.tables import summarise
+from sitegen.views import Keys, Sources, plan_jobs
+from sitegen.views.compare import compare_outputs_of
+from sitegen.views.social import compare_card
 
 GPUS = ("g1", "g2", "g3")
 
@@ -185,3 +197,131 @@ def test_no_workload_in_common(make_site):
     data = json.loads(files["compare/g1-vs-g2/m1/data.json"])
     assert data["workloads"]["chat"]["ladder"][0]["b"] is None
     assert data["workloads"]["long"]["ladder"][0]["a"] is None
+
+
+def test_a_sites_template_written_before_still_links_the_chart_script(make_site):
+    """charts_script takes the page's link to charts.js, so that a page imports _charts.html
+    without its context; a site's own template that imports it with its context and gives no
+    link, as the built-in ones did, still gets the same tag."""
+    runs = {"lab/a.yaml": sweep(gpu="g1"), "lab/b.yaml": sweep(gpu="g2")}
+    page = "compare/g1-vs-g2/m1/index.html"
+    built_in = render_site(make_site(runs))[0][page].decode()
+    tag = '<script src="../../../assets/charts.js" defer></script>'
+    assert built_in.count(tag) == 1
+    root = make_site(runs)
+    (root / "templates").mkdir()
+    (root / "templates/compare.html").write_text(
+        '{% extends "base.html" %}{% from "_charts.html" import charts_script with context %}'
+        "{% block head %}{{ charts_script() }}{% endblock %}{% block main %}{% endblock %}"
+    )
+    assert render_site(root)[0][page].decode().count(tag) == 1
+
+
+# -- what a comparison shares with the others of its GPUs, made once ------------------------
+
+
+def _made_apart(root, names: list[str]) -> dict[str, bytes]:
+    """The outputs of the jobs `names`, each made by a plan of its own, no series kept."""
+    out: dict[str, bytes] = {}
+    for name in names:
+        envelope_chart._SIDES.clear()
+        out.update(_made(root, [name]))
+    return out
+
+
+def _made(root, names: list[str]) -> dict[str, bytes]:
+    """The outputs of the jobs `names`, made one after another by one plan."""
+    site, _ = load_site(root)
+    src = Sources(site, summarise(site), Content())
+    env = environment(root)
+    jobs = [j for j in plan_jobs(src, Keys(src, env, [])) if j.name in names]
+    maker = Maker(src, env, {"site": site.config, "nav_pages": []}, root, ChartCache(None))
+    return maker.make(jobs).files
+
+
+def test_comparisons_sharing_their_gpus_are_the_bytes_each_makes_alone(arena, monkeypatch):
+    """Each GPU is on two of the three comparisons: the second is made with what the first
+    prepared of it (its chart's series, its rows' cells and text, its card's envelope), and
+    is, page, data and card, what it is made apart."""
+    names = [
+        f"{kind} m1 {a} {b}"
+        for a, b in itertools.combinations(GPUS, 2)
+        for kind in ("compare", "card")
+    ]
+    prepared = []
+    prepare = envelope_chart._prepare
+    monkeypatch.setattr(
+        envelope_chart, "_prepare", lambda *args: prepared.append(args) or prepare(*args)
+    )
+    envelope_chart._SIDES.clear()
+    together = _made(arena[0], names)
+    # each GPU's chat series and GPU One's long one, once each: eight series on five charts
+    assert len(prepared) == 4
+    assert together == _made_apart(arena[0], names)
+    assert len(together) == 9 and together == {k: arena[1][k] for k in together}
+
+
+def test_a_comparisons_card_reads_each_gpus_envelope_once_a_plan(arena):
+    site, _ = load_site(arena[0])
+    src = Sources(site, summarise(site), Content())
+    g1_g2, g1_g3 = compare_card(src, "m1", "g1", "g2"), compare_card(src, "m1", "g1", "g3")
+    assert g1_g2.series[0] is g1_g3.series[0]
+    again = Sources(site, summarise(site), Content())  # the next build of `sitegen serve`
+    assert compare_card(again, "m1", "g1", "g2").series[0] is not g1_g2.series[0]
+    assert compare_card(again, "m1", "g1", "g2") == g1_g2
+
+
+def test_a_rebuild_with_changed_runs_never_draws_a_gpu_as_it_was(make_site):
+    """`sitegen serve` builds again in the same process: a GPU whose runs changed is drawn
+    anew, though its last chart's series are still kept."""
+    runs = {"lab/a.yaml": sweep(gpu="g1"), "lab/b.yaml": sweep(gpu="g2")}
+    page = "compare/g1-vs-g2/m1/index.html"
+    before = render_site(make_site(runs), use_cache=False)[0][page]
+    faster = [config(8, 64, 2400.0, 40.0), config(8, 8, 800.0, 12.0)]
+    root = make_site({**runs, "lab/a.yaml": sweep(gpu="g1", configs=faster)})
+    after = render_site(root, use_cache=False)[0]
+    envelope_chart._SIDES.clear()
+    assert after[page] != before
+    assert after == render_site(root, use_cache=False)[0]
+
+
+@pytest.fixture(scope="module")
+def chart_data(arena) -> dict:
+    site, _ = load_site(arena[0])
+    page, _ = compare_outputs_of(Sources(site, summarise(site), Content()), "m1", "g1", "g2")
+    return page.charts[0].data
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    side=st.sampled_from([0, 1]),
+    change=st.sampled_from(["label", "headline", "point", "stretch", "target"]),
+    value=st.floats(min_value=0.5, max_value=2.0),
+)
+def test_a_series_changed_in_any_value_is_never_drawn_from_one_kept(
+    chart_data, side, change, value
+):
+    """A chart drawn with the series of the last charts kept is the chart drawn with none
+    kept, whatever value of a series (or of the chart they are read with) differs."""
+    changed = copy.deepcopy(chart_data)
+    series = changed["series"][side]
+    if change == "label":
+        series["label"] += f" {value}"
+    elif change == "headline":
+        series["headline"] = (series["headline"] or 1000.0) * value
+    elif change == "point":
+        series["curves"][0]["frontier"][-1][1] *= value
+    elif change == "stretch":
+        series["stretches"][-1][2] = min(
+            series["stretches"][-1][2] * value, series["stretches"][-1][2]
+        )
+    else:
+        changed["target"] *= value
+    draw_envelopes(chart_data)  # its series kept
+    sides = envelope_chart._sides(changed)  # what the axis holds, as the page reads it too
+    assert envelope_chart._x_values(changed, sides) == envelope_chart.x_values(changed)
+    kept = draw_envelopes(changed)
+    envelope_chart._SIDES.clear()
+    assert kept == draw_envelopes(changed)
+    # 20 and 20.0 are equal, not the same data: the chart's id reads its JSON
+    assert (kept == draw_envelopes(chart_data)) == (json.dumps(changed) == json.dumps(chart_data))

@@ -67,8 +67,7 @@ def _spliced(value: Any) -> str:
         if not any(isinstance(v, (Encoded, *_NESTED)) for v in value):
             return _COMPACT(value)
         return "[" + ",".join(_spliced(v) for v in value) + "]"
-    scalar = json_scalar(value)
-    return _COMPACT(value) if scalar is None else scalar
+    return _scalar(value)
 
 
 # -- models/<model>/<gpu>/data.json and data/leaderboard.* -----------------------------------
@@ -240,6 +239,46 @@ def compare_json(
             for workload, rungs in workloads.items()
         },
     }
+
+
+_RUNG = '{"target":%s,"a":%s,"b":%s,"throughput_ratio":%s,"cost_ratio":%s}'
+
+
+def compare_text(
+    model: str,
+    a: str,
+    b: str,
+    workloads: dict[str, tuple[Pairing, ...]],
+    side: Callable[[LadderRow | None], str],
+) -> str:
+    """to_json(compare_json(model, a, b, workloads)), written straight: `side` writes a GPU's
+    row (its text, written once per plan: a pair's rows are on all its comparisons), the rest
+    is each rung's few numbers (to_json_spliced would walk every value of every rung)."""
+    ladders = ",".join(
+        f'{encode_basestring(workload)}:{{"ladder":['
+        + ",".join(
+            _RUNG
+            % (
+                _scalar(p.target),
+                side(p.a),
+                side(p.b),
+                _scalar(p.throughput_ratio),
+                _COMPACT(p.cost_ratio),
+            )
+            for p in rungs
+        )
+        + "]}"
+        for workload, rungs in workloads.items()
+    )
+    head = ",".join(
+        f'"{k}":{encode_basestring(v)}' for k, v in (("model", model), ("a", a), ("b", b))
+    )
+    return f'{{{head},"workloads":{{{ladders}}}}}\n'
+
+
+def _scalar(value: Any) -> str:
+    scalar = json_scalar(value)
+    return _COMPACT(value) if scalar is None else scalar
 
 
 def leaderboard_rows(site: Site, pairs: dict[tuple[str, str], list[Brief]]) -> list:

@@ -9,7 +9,7 @@ free of network fetches; drawing one takes about a millisecond (bench/chart.py).
 from __future__ import annotations
 
 from .cache import ChartCache
-from .envelope_chart import draw_envelopes, envelope_chart_data
+from .envelope_chart import draw_envelopes, envelope_chart_data, envelope_series
 from .frontier_chart import draw_frontier, frontier_chart_data
 from .history_chart import draw_history, history_chart_data, history_rows
 from .run_chart import draw_run, run_chart_data
@@ -24,6 +24,7 @@ __all__ = [
     "draw_history",
     "draw_run",
     "envelope_chart_data",
+    "envelope_series",
     "frontier_chart_data",
     "history_chart_data",
     "history_rows",

@@ -8,12 +8,16 @@ user, labelled with the engine and precision that give it (the model and compari
 from __future__ import annotations
 
 import functools
+import json
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from .. import frontier
 from ..display import rate, tokens
 from ..envelope import Envelope
 from .axes import interactivity_axis
+from .cache import chart_key
 from .frontier_chart import (
     BOTTOM,
     HEIGHT,
@@ -35,19 +39,25 @@ from .svg import (
     TEXT,
     Scale,
     axes,
-    chart_id,
-    marker,
+    id_of_json,
     nice_ticks,
     num,
     svg_start,
     text,
     tick_label,
 )
-from .tips import point_with_tip, series_tip_css
+from .svg import (
+    markers as centred_markers,
+)
+from .tips import TipWords, placed_points, series_tip_css, tip_words
 
 RADIUS = 4.5
 LABEL_CHAR_PX = 6.4  # 11 px labels
 MIN_LABELLED_PX = 36  # a stretch narrower than this carries no label (its tips still say it)
+# series prepared (_side), the latest kept: the plan makes a model's comparisons one after
+# another, so each GPU's envelope is drawn on nine charts in a row; a model page draws all
+# its GPUs' on one
+SIDES_KEPT = 64
 
 
 def envelope_chart_data(
@@ -57,42 +67,39 @@ def envelope_chart_data(
     target: float,
     series: Sequence[tuple[str, Envelope, float | None]],
     strong: Sequence[int],
+    series_of: Callable[[Envelope, str, float | None], dict] | None = None,
 ) -> dict:
     """The chart's input: per series (a GPU) its label, its winning curves and where each wins,
-    and its value at the target."""
-    out = []
-    for label, env, headline in series:
-        used = sorted({s.curve for s in env.stretches})
-        curves = [env.curves[i] for i in used]
-        out.append(
-            {
-                "label": label,
-                "curves": [
-                    {
-                        "engine": c.engine,
-                        "precision": c.precision,
-                        "frontier": [[p.interactivity, p.throughput_per_gpu] for p in c.frontier],
-                    }
-                    for c in curves
-                ],
-                "stretches": [[used.index(s.curve), s.start, s.end] for s in env.stretches],
-                "headline": headline,
-            }
-        )
+    and its value at the target. `series_of` writes a series (envelope_series, or the one it
+    wrote already: a GPU's envelope is on each of its comparisons)."""
+    write = series_of or envelope_series
     return {
         "model": model,
         "workload": workload,
         "method": method,
         "target": target,
-        "series": out,
+        "series": [write(env, label, headline) for label, env, headline in series],
         "strong": list(strong),
     }
 
 
-def _value(curve: dict, x: float, method: str) -> float:
-    value = _reader(tuple(map(tuple, curve["frontier"])), method)(x)
-    assert value is not None, "a stretch lies where its curve has a value"
-    return value
+def envelope_series(env: Envelope, label: str, headline: float | None) -> dict:
+    """One series of the chart's input: an envelope, named `label`, reaching `headline`."""
+    used = sorted({s.curve for s in env.stretches})
+    curves = [env.curves[i] for i in used]
+    return {
+        "label": label,
+        "curves": [
+            {
+                "engine": c.engine,
+                "precision": c.precision,
+                "frontier": [[p.interactivity, p.throughput_per_gpu] for p in c.frontier],
+            }
+            for c in curves
+        ],
+        "stretches": [[used.index(s.curve), s.start, s.end] for s in env.stretches],
+        "headline": headline,
+    }
 
 
 @functools.lru_cache(maxsize=256)  # a chart reads each of its curves a dozen times
@@ -103,35 +110,109 @@ def _reader(
     return frontier.reader([frontier.Point(px, py) for px, py in points], method)
 
 
-def _measured(series: dict) -> list[tuple[dict, float, float]]:
+@dataclass(frozen=True)
+class _Side:
+    """What a series draws alike on every chart it is on, whatever the chart's scales and
+    wherever it is in the chart: what it says, its tips' words, where it is measured."""
+
+    json: str  # the series as chart_id's JSON writes it
+    readers: tuple[Callable[[float], float | None], ...]  # each curve's value, by x
+    measured: tuple[tuple[float, float], ...]  # the measured points it passes, x ascending
+    tips: tuple[tuple[str, TipWords], ...]  # each such point's data attributes and tip
+    labels: tuple[str, ...]  # each stretch's curve as the chart names it
+    said: str  # its part of the chart's description
+
+    def value(self, curve: int, x: float) -> float:
+        value = self.readers[curve](x)
+        assert value is not None, "a stretch lies where its curve has a value"
+        return value
+
+
+_SIDES: OrderedDict[str, _Side] = OrderedDict()
+
+
+def _side(series: dict, method: str, target: float) -> _Side:
+    """The series prepared, once for equal series: keyed by every value it is made of, so a
+    series kept from another chart is this one."""
+    key = chart_key("envelope-series", (series, method, target))
+    side = _SIDES.get(key)
+    if side is None:
+        side = _SIDES[key] = _prepare(series, method, target)
+        if len(_SIDES) > SIDES_KEPT:
+            _SIDES.popitem(last=False)
+    else:
+        _SIDES.move_to_end(key)
+    return side
+
+
+def _prepare(series: dict, method: str, target: float) -> _Side:
+    curves = series["curves"]
+    measured = _measured(series)
+    names = [curve_label(c) for c in curves]
+    tips = tuple(
+        (
+            f'data-interactivity="{px!r}" data-throughput-per-gpu="{py!r}"',
+            tip_words(
+                [
+                    f"{series['label']}, {names[ci]}",
+                    f"{rate(px)} tok/s/user, {tokens(py)} tok/s/GPU (a measured config)",
+                ]
+            ),
+        )
+        for ci, px, py in measured
+    )
+    return _Side(
+        json=json.dumps(series, sort_keys=True),
+        readers=tuple(_reader(tuple(map(tuple, c["frontier"])), method) for c in curves),
+        measured=tuple((px, py) for _, px, py in measured),
+        tips=tips,
+        labels=tuple(names[ci] for ci, _, _ in series["stretches"]),
+        said=_said(series, names, target),
+    )
+
+
+def _measured(series: dict) -> list[tuple[int, float, float]]:
     """The measured points the envelope passes through: (curve, x, y), x ascending."""
-    out = []
-    for ci, start, end in series["stretches"]:
-        curve = series["curves"][ci]
-        out += [(curve, px, py) for px, py in curve["frontier"] if start <= px <= end]
-    return out
+    return [
+        (ci, px, py)
+        for ci, start, end in series["stretches"]
+        for px, py in series["curves"][ci]["frontier"]
+        if start <= px <= end
+    ]
 
 
-def _line(series: dict, method: str, x: Scale, y: Scale) -> tuple[str, str]:
+def _said(series: dict, names: list[str], target: float) -> str:
+    winners = ", ".join(
+        f"{names[ci]} from {rate(start)} to {rate(end)} tok/s per user"
+        for ci, start, end in series["stretches"]
+    )
+    head = series["headline"]
+    at = (
+        f"{tokens(head)} tokens/s per GPU at {rate(target)} tok/s per user"
+        if head is not None
+        else f"does not reach {rate(target)} tok/s per user"
+    )
+    return f"{series['label']}: {at}; best {winners}"
+
+
+def _line(series: dict, side: _Side, x: Scale, y: Scale, method: str) -> tuple[str, str]:
     """The envelope, stretch after stretch: the measured range of each curve as a solid path,
     and dotted what is read rather than measured (a curve's peak below its slowest point, the
     drop where a curve ends, the run-in from the plot's left edge)."""
     solid, dotted = [], []
     ci, start, _ = series["stretches"][0]
-    dotted.append(
-        f"M{num(x.p0)},{num(y(_value(series['curves'][ci], start, method)))}H{num(x(start))}"
-    )
+    dotted.append(f"M{num(x.p0)},{num(y(side.value(ci, start)))}H{num(x(start))}")
     previous = None
     for ci, start, end in series["stretches"]:
         curve = series["curves"][ci]
         first_x = curve["frontier"][0][0]
-        begin = y(_value(curve, start, method))
+        begin = y(side.value(ci, start))
         if previous is not None and abs(previous - begin) > 0.05:
             dotted.append(f"M{num(x(start))},{num(previous)}V{num(begin)}")
         if start < first_x:  # this stretch starts on the curve's run-in: flat at its peak
             dotted.append(f"M{num(x(start))},{num(begin)}H{num(x(min(first_x, end)))}")
         solid.append(curve_path(curve["frontier"], method, x, y, start, end))
-        previous = y(_value(curve, end, method))
+        previous = y(side.value(ci, end))
     return "".join(solid), "".join(dotted)
 
 
@@ -141,23 +222,21 @@ def _boxes_clash(box: tuple[float, ...], taken: list[tuple[float, ...]]) -> bool
 
 
 def _stretch_labels(
-    data: dict, found: Sequence[Style], x: Scale, y: Scale, top: float
+    data: dict, sides: Sequence[_Side], found: Sequence[Style], x: Scale, y: Scale, top: float
 ) -> list[str]:
     """Each strong series' engine and precision written above (or below) the middle of each
     stretch where it wins, where the words fit without covering another label."""
     out: list[str] = []
     taken: list[tuple[float, ...]] = []
     for i in data["strong"]:
-        series = data["series"][i]
-        for ci, start, end in series["stretches"]:
+        series, side = data["series"][i], sides[i]
+        for (ci, start, end), label in zip(series["stretches"], side.labels, strict=True):
             if x(end) - x(start) < MIN_LABELLED_PX:
                 continue
-            curve = series["curves"][ci]
-            label = curve_label(curve)
             width = LABEL_CHAR_PX * len(label)
             px = (x(start) + x(end)) / 2
             mid = x.invert(px)
-            py = y(_value(curve, mid, data["method"]))
+            py = y(side.value(ci, mid))
             for dy in (-9, 17, -23):
                 box = (px - width / 2, py + dy - 10, px + width / 2, py + dy + 2)
                 inside = box[0] >= x.p0 and box[2] <= x.p1 and box[1] >= top
@@ -172,28 +251,33 @@ def _stretch_labels(
     return out
 
 
-def _describe(data: dict, log: bool) -> tuple[str, str]:
+def _describe(data: dict, sides: Sequence[_Side], log: bool) -> tuple[str, str]:
     title = (
         f"{data['model']}: each GPU's best throughput per GPU against tokens/s per user "
         f"({data['workload']})"
     )
-    parts = []
-    for s in data["series"]:
-        winners = ", ".join(
-            f"{curve_label(s['curves'][ci])} from {rate(start)} to {rate(end)} tok/s per user"
-            for ci, start, end in s["stretches"]
-        )
-        head = s["headline"]
-        at = (
-            f"{tokens(head)} tokens/s per GPU at {rate(data['target'])} tok/s per user"
-            if head is not None
-            else f"does not reach {rate(data['target'])} tok/s per user"
-        )
-        parts.append(f"{s['label']}: {at}; best {winners}")
-    desc = "; ".join(parts) + "."
+    desc = "; ".join(side.said for side in sides) + "."
     if log:
         desc += " Tokens/s per user is on a log scale."
     return title, desc
+
+
+def _sides(data: dict) -> list[_Side]:
+    return [_side(s, data["method"], data["target"]) for s in data["series"]]
+
+
+def _chart_id(data: dict, sides: Sequence[_Side]) -> str:
+    """chart_id("ec", data), each series' JSON as its side wrote it."""
+    written = ", ".join(
+        f"{json.dumps(name)}: "
+        + (
+            "[" + ", ".join(side.json for side in sides) + "]"
+            if name == "series"
+            else json.dumps(data[name], sort_keys=True)
+        )
+        for name in sorted(data)
+    )
+    return id_of_json("ec", "{" + written + "}")
 
 
 def x_values(data: dict) -> list[float]:
@@ -202,25 +286,29 @@ def x_values(data: dict) -> list[float]:
     return xs + [s["stretches"][0][1] for s in data["series"]] + [data["target"]]
 
 
+def _x_values(data: dict, sides: Sequence[_Side]) -> list[float]:
+    """x_values(data), the measured points as the series' sides hold them."""
+    xs = [px for side in sides for px, _ in side.measured]
+    return xs + [s["stretches"][0][1] for s in data["series"]] + [data["target"]]
+
+
 def draw_envelopes(data: dict) -> str:
     """The chart as an <svg> element for inline use in a page."""
-    chart = chart_id("ec", data)
+    sides = _sides(data)
+    chart = _chart_id(data, sides)
     all_series = data["series"]
     found = styles(len(all_series), data["strong"])
     legend, legend_height = svg_legend(
         [(i, s["label"], found[i]) for i, s in enumerate(all_series)], LEFT, WIDTH - RIGHT, 18
     )
     top = 18 + legend_height + 8
-    x_axis = interactivity_axis(x_values(data), LEFT, WIDTH - RIGHT)
+    x_axis = interactivity_axis(_x_values(data, sides), LEFT, WIDTH - RIGHT)
     x = x_axis.scale
     # every curve falls from left to right, and so does an envelope: its top is where it starts
-    peaks = [
-        _value(s["curves"][s["stretches"][0][0]], s["stretches"][0][1], data["method"])
-        for s in all_series
-    ]
+    peaks = [side.value(*s["stretches"][0][:2]) for s, side in zip(all_series, sides, strict=True)]
     y_ticks = nice_ticks(max(peaks) * 1.05)
     y = Scale(0, y_ticks[-1], HEIGHT - BOTTOM, top)
-    title, desc = _describe(data, x_axis.log)
+    title, desc = _describe(data, sides, x_axis.log)
     scale = "log" if x_axis.log else "linear"
     out = svg_start(
         chart, "envelope-chart", (WIDTH, HEIGHT), title, desc, f' data-x-scale="{scale}"'
@@ -235,8 +323,8 @@ def draw_envelopes(data: dict) -> str:
     out.append("</g>")
     order = sorted(range(len(all_series)), key=lambda i: found[i].strong)
     for i in order:
-        series, style = all_series[i], found[i]
-        line, read = _line(series, data["method"], x, y)
+        series, side, style = all_series[i], sides[i], found[i]
+        line, read = _line(series, side, x, y, data["method"])
         width = "2.5" if style.strong else "1.5"
         out.append(
             f'<g class="series" {series_attrs(i, style)} fill="none" stroke="{style.colour}">'
@@ -244,7 +332,7 @@ def draw_envelopes(data: dict) -> str:
             f'<path class="envelope" d="{line}" stroke-width="{width}"/>'
         )
         for ci, start, _ in series["stretches"][1:]:  # where another curve takes over
-            py = y(_value(series["curves"][ci], start, data["method"]))
+            py = y(side.value(ci, start))
             out.append(
                 f'<path class="switch" d="M{num(x(start))},{num(py - 6)}v12" stroke-width="2"/>'
             )
@@ -258,25 +346,16 @@ def draw_envelopes(data: dict) -> str:
         f'<g class="labels" {FONT} font-size="11" font-weight="600" paint-order="stroke" '
         'stroke="#ffffff" stroke-width="3" stroke-linejoin="round">'
     )
-    out += _stretch_labels(data, found, x, y, top)
+    out += _stretch_labels(data, sides, found, x, y, top)
     out.append("</g>")
     points = []
     for i in order:
-        series, style = all_series[i], found[i]
-        shapes = []
-        for curve, px_value, py_value in _measured(series):
-            px, py = x(px_value), y(py_value)
-            shape = marker(style.shape, px, py, RADIUS)
-            shapes.append(shape)
-            lines = [
-                f"{series['label']}, {curve_label(curve)}",
-                f"{rate(px_value)} tok/s/user, {tokens(py_value)} tok/s/GPU (a measured config)",
-            ]
-            attrs = (
-                f'data-series="{i}" data-interactivity="{px_value!r}" '
-                f'data-throughput-per-gpu="{py_value!r}"'
-            )
-            points.append(point_with_tip(shape, attrs, px, py, lines, TIP_BOX))
+        side, style = sides[i], found[i]
+        pxs = x.pixels([v for v, _ in side.measured])
+        pys = y.pixels([v for _, v in side.measured])
+        shapes = centred_markers(style.shape, pxs, pys, RADIUS)
+        attrs = [f'data-series="{i}" {data}' for data, _ in side.tips]
+        points += placed_points(shapes, attrs, pxs, pys, [w for _, w in side.tips], TIP_BOX)
         out += markers(series_attrs(i, style), style.colour, [], shapes, stroke_width="1")
     out.append('<g class="points" fill="transparent">')
     out += points
@@ -286,4 +365,4 @@ def draw_envelopes(data: dict) -> str:
     return "\n".join(out)
 
 
-__all__ = ["draw_envelopes", "envelope_chart_data", "x_values"]
+__all__ = ["draw_envelopes", "envelope_chart_data", "envelope_series", "x_values"]

@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from .. import frontier
 from .svg import Scale, coords, num
@@ -51,48 +52,58 @@ def _cuts(a: float, b: float, log: bool) -> list[float]:
 
 MOVE = "M%.1f,%.1f"
 BEZIER = "C%.1f,%.1f %.1f,%.1f %.1f,%.1f"
-Cut = tuple[float, float, float]  # where a piece is cut: x, the curve's value and slope there
+
+
+@dataclass(frozen=True)
+class Cuts:
+    """Where the pieces of a curve drawn over a stretch are cut, as values on any scale: at
+    each cut x, the curve's value and slope there; `starts`, the cuts that begin a piece's
+    Bezier (each cut but the last of its piece)."""
+
+    xs: tuple[float, ...]
+    values: tuple[float, ...]
+    slopes: tuple[float, ...]
+    starts: tuple[int, ...]
 
 
 @functools.lru_cache(maxsize=1024)  # a GPU's envelope is drawn on each of its comparisons
-def _pieces(
-    pts: tuple[tuple[float, float], ...], start: float, end: float, log: bool
-) -> tuple[tuple[Cut, ...], ...]:
-    """The cuts of each piece of the curve drawn from `start` to `end`: values on any scale."""
+def _cuts_of(pts: tuple[tuple[float, float], ...], start: float, end: float, log: bool) -> Cuts:
+    """The cuts of each piece of the curve drawn from `start` to `end`."""
     xs, ys = [p[0] for p in pts], [p[1] for p in pts]
     tangents = frontier.monotone_tangents(xs, ys)
-    out = []
+    cuts: list[tuple[float, float, float]] = []
+    starts: list[int] = []
     for i in range(len(xs) - 1):
         a, b = max(xs[i], start), min(xs[i + 1], end)
         if a >= b:
             continue
         piece = (xs[i], xs[i + 1], ys[i], ys[i + 1], tangents[i], tangents[i + 1])
-        out.append(tuple((u, *hermite(*piece, u)) for u in _cuts(a, b, log)))
-    return tuple(out)
+        at = _cuts(a, b, log)
+        starts += range(len(cuts), len(cuts) + len(at) - 1)
+        cuts += [(u, *hermite(*piece, u)) for u in at]
+    xs_cut, values, slopes = (
+        (tuple(column) for column in zip(*cuts, strict=True)) if cuts else ((), (), ())
+    )
+    return Cuts(xs_cut, values, slopes, tuple(starts))
 
 
 def _smooth(pts: Sequence[Sequence[float]], start: float, end: float, x: Scale, y: Scale) -> str:
-    pieces = _pieces(tuple(map(tuple, pts)), start, end, x.log)
-    cuts = [cut for piece in pieces for cut in piece]
-    if not cuts:
+    cuts = _cuts_of(tuple(map(tuple, pts)), start, end, x.log)
+    if not cuts.xs:
         return ""
     # each cut's pixel and slope in pixels, taken once, all cuts of all pieces in one go:
     # slopes in pixels are dY/dX = y'(value) * dy/dx / x'(u)
-    us, values = [c[0] for c in cuts], [c[1] for c in cuts]
-    px, py = x.pixels(us), y.pixels(values)
+    px, py = x.pixels(cuts.xs), y.pixels(cuts.values)
     slopes = [
-        c[2] * dy / dx for c, dy, dx in zip(cuts, y.slopes(values), x.slopes(us), strict=True)
+        c * dy / dx
+        for c, dy, dx in zip(cuts.slopes, y.slopes(cuts.values), x.slopes(cuts.xs), strict=True)
     ]
     out = [px[0], py[0]]  # the path's numbers, written by one coords call
-    at = 0  # the first cut of the piece at hand
-    for piece in pieces:
-        # each cut ends one Bezier and starts the next
-        for k in range(at, at + len(piece) - 1):
-            third = (px[k + 1] - px[k]) / 3
-            out += (px[k] + third, py[k] + third * slopes[k], px[k + 1] - third)
-            out += (py[k + 1] - third * slopes[k + 1], px[k + 1], py[k + 1])
-        at += len(piece)
-    return coords(MOVE + BEZIER * ((len(out) - 2) // 6), out)
+    for k in cuts.starts:  # each cut ends one Bezier and starts the next
+        third = (px[k + 1] - px[k]) / 3
+        out += (px[k] + third, py[k] + third * slopes[k], px[k + 1] - third)
+        out += (py[k + 1] - third * slopes[k + 1], px[k + 1], py[k + 1])
+    return coords(MOVE + BEZIER * len(cuts.starts), out)
 
 
 def _steps(pts: Sequence[Sequence[float]], start: float, end: float, x: Scale, y: Scale) -> str:

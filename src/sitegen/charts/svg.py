@@ -207,8 +207,12 @@ def axes(x: Scale, y: Scale, x_ticks: list[float], y_ticks: list[float], x_fmt, 
 
 def chart_id(prefix: str, data: object) -> str:
     """A chart's element id, from its data: stable between builds, apart between charts."""
-    digest = hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:10]
-    return f"{prefix}-{digest}"
+    return id_of_json(prefix, json.dumps(data, sort_keys=True))
+
+
+def id_of_json(prefix: str, written: str) -> str:
+    """chart_id of the data that json.dumps(..., sort_keys=True) writes as `written`."""
+    return f"{prefix}-{hashlib.sha256(written.encode()).hexdigest()[:10]}"
 
 
 def svg_start(
@@ -227,14 +231,16 @@ def svg_start(
     ]
 
 
-def tip_box(
-    px: float, py: float, lines: list[str], box: tuple[float, float]
-) -> tuple[float, float, int, int]:
-    """Where the tip of a point at (px, py) goes: beside it, inside `box` (its right and bottom
-    edges): its left, top, width and height."""
-    width = 12 + 7 * max(map(len, lines))  # whole pixels
-    height = 10 + 16 * len(lines)
+def tip_size(lines: list[str]) -> tuple[int, int]:
+    """A tip's width and height in whole pixels, from its lines as they read."""
+    return 12 + 7 * max(map(len, lines)), 10 + 16 * len(lines)
+
+
+def tip_place(
+    px: float, py: float, width: int, height: int, box: tuple[float, float]
+) -> tuple[float, float]:
+    """The left and top of a tip of `width` x `height` beside a point at (px, py), in `box`."""
     right, bottom = box
     tx = px + 10 if px + 10 + width < right else px - 10 - width
     ty = min(max(py - height / 2, 4), bottom - height - 4)
-    return tx, ty, width, height
+    return tx, ty

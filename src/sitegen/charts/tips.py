@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
+from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
-from .svg import AXIS, FONT, TEXT, num, text, tip_box
+from .svg import AXIS, FONT, TEXT, coords, num, tip_place, tip_size
 
 
 @functools.lru_cache(maxsize=8)  # a chart's tips have one count of lines
@@ -27,7 +28,8 @@ def _tip_text(count: int) -> str:
 def tip(px: float, py: float, lines: list[str], box: tuple[float, float]) -> str:
     """A box of text beside a point, right after the point and hidden until it is hovered or
     focused: one rule set for every tip of a chart (shared_tip_css), none for each."""
-    return _tip(px, py, lines, [text(line) for line in lines], box)
+    words = tip_words(lines)
+    return _tip(_place(px, py, words, box), words)
 
 
 def point_with_tip(
@@ -35,25 +37,74 @@ def point_with_tip(
 ) -> str:
     """A point's hit area, the marker() path `shape` with `attrs` (its data), titled by its
     lines, followed by its tip (as tip() writes it): the lines escaped once for both."""
+    return placed_point(shape, attrs, px, py, tip_words(lines), box)
+
+
+@dataclass(frozen=True)
+class TipWords:
+    """What a point's title and tip say, written, and the tip's size: all but where it goes,
+    so that a point drawn on many charts (a GPU's envelope on each of its comparisons) has
+    its words written once."""
+
+    title: str  # the hit area's <title>, escaped
+    body: str  # the tip's <text> element
+    width: int
+    height: int
+
+
+def tip_words(lines: list[str]) -> TipWords:
     title = "; ".join(lines)
     shown = lines
     if "&" in title or "<" in title or ">" in title:
         title, shown = escape(title), [escape(line) for line in lines]
+    return TipWords(title, _tip_text(len(lines)) % tuple(shown), *tip_size(lines))
+
+
+def placed_point(
+    shape: str, attrs: str, px: float, py: float, words: TipWords, box: tuple[float, float]
+) -> str:
+    """point_with_tip of a point at (px, py) whose tip says `words`."""
+    return _point(shape, attrs, _place(px, py, words, box), words)
+
+
+def _place(px: float, py: float, words: TipWords, box: tuple[float, float]) -> str:
+    tx, ty = tip_place(px, py, words.width, words.height, box)
+    return f"{num(tx)},{num(ty)}"
+
+
+def placed_points(
+    shapes: Sequence[str],
+    attrs: Sequence[str],
+    pxs: Sequence[float],
+    pys: Sequence[float],
+    words: Sequence[TipWords],
+    box: tuple[float, float],
+) -> list[str]:
+    """[placed_point(...) for each point], where each tip goes written by one coords call (a
+    chart has dozens)."""
+    if not shapes:
+        return []
+    places = [
+        v
+        for px, py, w in zip(pxs, pys, words, strict=True)
+        for v in tip_place(px, py, w.width, w.height, box)
+    ]
+    written = coords("\n".join(["%.1f,%.1f"] * len(shapes)), places).split("\n")
+    return [_point(*point) for point in zip(shapes, attrs, written, words, strict=True)]
+
+
+def _point(shape: str, attrs: str, place: str, words: TipWords) -> str:
+    """A point's hit area and its tip at `place` ("x,y", written)."""
     return (
-        f'<path class="pt" tabindex="0" d="{shape}" {attrs}><title>{title}</title></path>'
-        f"{_tip(px, py, lines, shown, box)}"
+        f'<path class="pt" tabindex="0" d="{shape}" {attrs}><title>{words.title}</title></path>'
+        f"{_tip(place, words)}"
     )
 
 
-def _tip(
-    px: float, py: float, lines: list[str], shown: Sequence[str], box: tuple[float, float]
-) -> str:
-    """The tip of `lines` (its width: as they read), written as `shown` (escaped)."""
-    tx, ty, width, height = tip_box(px, py, lines, box)
+def _tip(place: str, words: TipWords) -> str:
     return (
-        f'<g class="tip" visibility="hidden" transform="translate({num(tx)},{num(ty)})">'
-        f'<rect width="{width}" height="{height}" rx="4"/>'
-        f"{_tip_text(len(lines)) % tuple(shown)}</g>"
+        f'<g class="tip" visibility="hidden" transform="translate({place})">'
+        f'<rect width="{words.width}" height="{words.height}" rx="4"/>{words.body}</g>'
     )
 
 
@@ -85,4 +136,13 @@ def series_tip_css(chart_id: str, colours: Sequence[str]) -> str:
     return _tip_rules(c, f"{c} .pt:focus{{outline:none;stroke-width:3}}{rings}")
 
 
-__all__ = ["point_with_tip", "series_tip_css", "shared_tip_css", "tip"]
+__all__ = [
+    "TipWords",
+    "placed_point",
+    "placed_points",
+    "point_with_tip",
+    "series_tip_css",
+    "shared_tip_css",
+    "tip",
+    "tip_words",
+]

@@ -3,6 +3,7 @@ envelopes on one chart; and their data.json."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -11,9 +12,9 @@ from typing import Any
 from markupsafe import Markup
 
 from .. import display
-from ..charts import Chart, envelope_chart_data
+from ..charts import Chart, envelope_chart_data, envelope_series
 from ..credits import Credit, credits_for
-from ..datafiles import compare_json, pair_route, to_json_spliced
+from ..datafiles import compare_text, pair_route
 from ..display import dollars, rate, ratio, tokens
 from ..htmlrows import engine_precision, html
 from ..standings import Pairing, pairings
@@ -78,8 +79,8 @@ def compare_outputs_of(src: Sources, model: str, a: str, b: str) -> tuple[Page, 
     route = compare_route(a, b, model)
     charts = tuple(w["chart"] for w in workloads if w["chart"] is not None)
     page = Page(route, "compare.html", title, view, charts=charts)
-    data = compare_json(model, a, b, rungs, src.side_json)
-    return page, DataFile(route + "data.json", to_json_spliced(data))
+    data = compare_text(model, a, b, rungs, src.side_json)
+    return page, DataFile(route + "data.json", data)
 
 
 def workload_view(
@@ -103,6 +104,7 @@ def workload_view(
                 site.config.headline_interactivity,
                 series,
                 list(range(len(series))),
+                functools.partial(src.per_row, envelope_series),  # once per plan
             ),
         )
     return {

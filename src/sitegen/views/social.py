@@ -10,6 +10,7 @@ from urllib.parse import urlsplit
 
 from .. import display
 from ..cards import Card, Series, series_of
+from ..envelope import Envelope
 from ..tables import WorkloadSummary
 from .sources import Sources
 
@@ -28,7 +29,12 @@ def _footer(src: Sources) -> str:
 
 
 def _series(src: Sources, label: str, summary: WorkloadSummary) -> Series:
-    env = src.envelope(summary)
+    """A summary's envelope as a card draws it, made once per plan: a pair's is on its own
+    card and on the cards of its comparisons."""
+    return src.per_row(_envelope_series, src.envelope(summary), label)
+
+
+def _envelope_series(env: Envelope, label: str) -> Series:
     return series_of(label, [(p.interactivity, p.throughput_per_gpu) for p in env.points()])
 
 

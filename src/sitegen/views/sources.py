@@ -86,9 +86,10 @@ class Sources:
             self._envelopes[key] = standings.envelope_of(summary, self.site.config.frontier_method)
         return self._envelopes[key]
 
-    def per_row(self, make: Callable[..., T], row: LadderRow, *args: Any) -> T:
-        """make(row, *args), made once per plan: a pair's ladder rows are on each of its
-        comparisons (the summaries, and so the rows, live as long as the plan)."""
+    def per_row(self, make: Callable[..., T], row: LadderRow | Envelope, *args: Any) -> T:
+        """make(row, *args), made once per plan: a pair's ladder rows, and its envelopes, are
+        on each of its comparisons (the summaries, and so the rows, live as long as the plan,
+        and so do the envelopes, kept here)."""
         key = (make, id(row), args)
         kept = self._per_row.get(key)
         if kept is None or kept[0] is not row:
