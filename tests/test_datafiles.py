@@ -24,7 +24,6 @@ from sitegen.datafiles import (
     run_data_json,
     run_json,
     to_json,
-    to_json_spliced,
 )
 from sitegen.records import Latency, SweepConfig, SweepRun, columnar, load_site
 from sitegen.standings import Pairing, pairings
@@ -78,32 +77,6 @@ def test_negative_numbers_are_written_as_numbers() -> None:
     assert read["power"] == "'-measured" and read["joules_per_token"] == "-0.75"
 
 
-json_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats() | st.text() | st.dates(),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
-    max_leaves=16,
-)
-
-
-def _encode_some(value, draw_bits):
-    """`value` with some of its parts replaced by their Encoded text."""
-    if draw_bits():
-        return encoded(value)
-    if isinstance(value, dict):
-        return {k: _encode_some(v, draw_bits) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_encode_some(v, draw_bits) for v in value]
-    return value
-
-
-@settings(max_examples=300)
-@given(json_values, st.randoms())
-def test_spliced_json_is_the_json_of_what_it_encodes(value, rng) -> None:
-    """A part written once and spliced into many files: the file is the same to the byte."""
-    spliced = _encode_some(value, lambda: rng.random() < 0.3)
-    assert to_json_spliced(spliced) == to_json(value)
-
-
 def test_comparison_data_with_each_pairs_rows_written_once(arena) -> None:
     root = arena[0]
     site, _ = load_site(root)
@@ -117,7 +90,6 @@ def test_comparison_data_with_each_pairs_rows_written_once(arena) -> None:
             for w in sorted({*sa, *sb})
         }
         plain = to_json(compare_json(model, a, b, rungs))
-        assert to_json_spliced(compare_json(model, a, b, rungs, src.side_json)) == plain
         assert compare_text(model, a, b, rungs, src.side_json) == plain
         assert src.side_json(rungs["chat"][0].a) is src.side_json(rungs["chat"][0].a)  # once
 

@@ -36,38 +36,11 @@ def to_json(data: Any) -> str:
 
 
 class Encoded(str):
-    """Compact JSON written already (`encoded`), to splice into files (to_json_spliced)."""
+    """Compact JSON written already (`encoded`), to splice into files (compare_text)."""
 
 
 def encoded(value: Any) -> Encoded:
     return Encoded(_COMPACT(value))
-
-
-def to_json_spliced(data: Any) -> str:
-    """to_json(data) where `data` holds Encoded values: each stands for the value it encodes
-    (the same part of many files, written once). Dicts must have string keys."""
-    return _spliced(data) + "\n"
-
-
-_NESTED = (dict, list, tuple)  # what may hold an Encoded value (an Encoded is a str)
-
-
-def _spliced(value: Any) -> str:
-    if isinstance(value, Encoded):
-        return value
-    if isinstance(value, dict):
-        if not all(type(k) is str for k in value):
-            raise TypeError("to_json_spliced writes dicts with string keys only")
-        if not any(isinstance(v, (Encoded, *_NESTED)) for v in value.values()):
-            return _COMPACT(value)  # plain values only: one call of the C encoder
-        return (
-            "{" + ",".join(f"{encode_basestring(k)}:{_spliced(v)}" for k, v in value.items()) + "}"
-        )
-    if isinstance(value, list | tuple):
-        if not any(isinstance(v, (Encoded, *_NESTED)) for v in value):
-            return _COMPACT(value)
-        return "[" + ",".join(_spliced(v) for v in value) + "]"
-    return _scalar(value)
 
 
 # -- models/<model>/<gpu>/data.json and data/leaderboard.* -----------------------------------
@@ -213,12 +186,10 @@ def compare_json(
     a: str,
     b: str,
     workloads: dict[str, tuple[Pairing, ...]],
-    side: Callable[[LadderRow | None], Any] | None = None,
 ) -> dict:
-    """Two GPUs for one model, per workload: both ladders and a / b at every target. `side`
-    writes a GPU's row (side_json, or its text, Encoded: a pair's rows are on all its
-    comparisons)."""
-    side = side or side_json
+    """Two GPUs for one model, per workload: both ladders and a / b at every target (what
+    compare_text writes; the tests hold the two to the same text)."""
+    side = side_json
     return {
         "model": model,
         "a": a,
@@ -253,7 +224,7 @@ def compare_text(
 ) -> str:
     """to_json(compare_json(model, a, b, workloads)), written straight: `side` writes a GPU's
     row (its text, written once per plan: a pair's rows are on all its comparisons), the rest
-    is each rung's few numbers (to_json_spliced would walk every value of every rung)."""
+    is each rung's few numbers, written by the scalar writer."""
     ladders = ",".join(
         f'{encode_basestring(workload)}:{{"ladder":['
         + ",".join(
