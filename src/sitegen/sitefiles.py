@@ -122,12 +122,14 @@ class SiteFiles:
                 if entry.is_dir():  # a folder, or a link to one
                     if not skipped(name) and self.check(path := here / name, problems):
                         pending.append(path)
-                elif not wanted(name):
                     continue
-                elif folder_ok and entry.is_file(follow_symlinks=False):
-                    found.append(here / name)  # the directory entry's type: no stat needed
-                elif entry.is_symlink() and not os.path.lexists(os.path.realpath(here / name)):
-                    problems.add(Problem(self.rel(here / name), None, "", BROKEN))
-                elif self.check(here / name, problems):
-                    found.append(here / name)
+                if not wanted(name):
+                    continue
+                path = here / name
+                if folder_ok and entry.is_file(follow_symlinks=False):
+                    found.append(path)  # the directory entry's type: no stat needed
+                elif entry.is_symlink() and not os.path.lexists(os.path.realpath(path)):
+                    problems.add(Problem(self.rel(path), None, "", BROKEN))
+                elif self.check(path, problems):
+                    found.append(path)
         return sorted(found)
