@@ -13,6 +13,7 @@ writes them, which is exact; dates as ISO text).
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import hashlib
 import json
@@ -88,14 +89,10 @@ def _row_json(row: LadderRow) -> list:
         row.engine,
         row.precision,
         row.cost_per_million_tokens,
-        None if e is None else [e.power, *_energy_numbers(e)],
+        None if e is None else list(dataclasses.astuple(e)),  # Energy(*it) reads it back
         row.cost_per_million_input_tokens,
         row.cost_per_million_output_tokens,
     ]
-
-
-def _energy_numbers(e: Energy) -> list[float]:
-    return [e.power_per_gpu_w, e.joules_per_token, e.tokens_per_kwh, e.tokens_per_s_per_mw]
 
 
 def _row(stored: list) -> LadderRow:

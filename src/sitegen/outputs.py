@@ -100,14 +100,15 @@ def render_outputs(
     progress.phase("compute")
     with _frozen():  # what loading made lives until the build ends
         briefs = None  # the last build's briefs, where kept on disk
+        catalogs = site.shared_digests()  # what briefs are valid for, beside the code
         if memo is not None:
-            shared, kept_briefs = memo.briefs
-            if shared != site.shared_digests():
+            kept_for, kept_briefs = memo.briefs
+            if kept_for != catalogs:
                 kept_briefs = {}  # made for other catalogs
             summaries = Summaries(site, kept_briefs, memo=memo.summaries)
         else:
             if use_cache:
-                briefs = BriefCache.for_site(site_root, dict(site.shared_digests()))
+                briefs = BriefCache.for_site(site_root, dict(catalogs))
             summaries = Summaries(site, briefs.entries if briefs else None)
         src = Sources(site, summaries, content)
         env = environment(site_root)
@@ -149,7 +150,7 @@ def render_outputs(
         if briefs is not None:
             briefs.save(summaries.by_digest())
         if memo is not None:
-            memo.briefs = (site.shared_digests(), summaries.by_digest())
+            memo.briefs = (catalogs, summaries.by_digest())
 
         files: dict[str, Any] = dict(made.files)
         for record in kept.values():
