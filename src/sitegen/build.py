@@ -6,8 +6,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .fingerprint import site_inputs
+from .fingerprint import scan_inputs
 from .gcpause import paused
+from .intact import IntactOutputs
 from .jobcache import JobCache
 from .layout import SiteLayout
 from .manifest import Manifest
@@ -79,21 +80,25 @@ def _build(
 ) -> BuildResult:
     with paused():  # the last build's records: many objects, no cycles
         previous = Manifest.read(site_root, out) if use_cache else None
-        last = JobCache.read(site_root, out) if previous is not None else None
-    inputs = site_inputs(site_root, f"strict={strict}") if use_cache else None
-    unchanged = last is not None and inputs is not None and last.inputs == inputs
-    if unchanged and _all_intact(previous):
-        return _nothing_to_do(out, previous, last)
-    from .outputs import Reuse, render_outputs  # numpy, pandas, templates: only for work
+    # its files checked by a child process while this one reads records and inputs
+    with IntactOutputs(previous or Manifest(out)) as outputs:
+        with paused():
+            last = JobCache.read(site_root, out) if previous is not None else None
+        scan = scan_inputs(site_root, f"strict={strict}") if use_cache else None
+        inputs = scan.digest if scan is not None else None
+        unchanged = last is not None and inputs is not None and last.inputs == inputs
+        if unchanged and outputs.all_intact():
+            return _nothing_to_do(out, previous, last)
+        from .outputs import Reuse, render_outputs  # numpy, pandas, templates: only for work
 
-    reuse = None
-    if last is not None:
-        reuse = Reuse(last.records, lambda rel: previous.intact(rel) is not None, last.checked)
-    if previous is not None:
-        staging.previous = previous
-    rendered = render_outputs(
-        site_root, strict, use_cache, progress, reuse, parallel=True, store=staging.put
-    )
+        reuse = None
+        if last is not None:
+            reuse = Reuse(last.records, outputs.intact, last.checked)
+        if previous is not None:
+            staging.previous = previous
+        rendered = render_outputs(
+            site_root, strict, use_cache, progress, reuse, True, staging.put, scan=scan
+        )
     progress.phase("write")
     # with the whole site still alive, each full collection would walk it again: the commit
     # and the records make many objects and no cycles
@@ -109,10 +114,6 @@ def _build(
     files = rendered.files
     pages = sum(1 for name in files if name.endswith(".html"))
     return BuildResult(out, pages, len(files), rendered.problems, written.rewritten, rendered.made)
-
-
-def _all_intact(manifest: Manifest) -> bool:
-    return bool(manifest.entries) and all(manifest.intact(rel) for rel in manifest.entries)
 
 
 def _nothing_to_do(out: Path, manifest: Manifest, last: JobCache) -> BuildResult:

@@ -12,6 +12,8 @@ from __future__ import annotations
 import functools
 import hashlib
 import importlib.metadata
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from .codeversion import code_version
@@ -45,12 +47,45 @@ def _files(folder: Path) -> list[Path]:
     return sorted(p for p in folder.rglob("*") if p.is_file())
 
 
+@dataclass(frozen=True)
+class InputScan:
+    """What one look over a site's files found: the digest of everything a build reads, and
+    each site file's path and bytes' digest, for the loader to take instead of looking again."""
+
+    digest: str
+    files: dict[str, tuple[Path, str]]  # site file name -> (path, digest of its bytes)
+    plain: bool  # no link was met: each file was found once, under its one name
+
+    def under(
+        self, prefix: str, wanted: Callable[[str], bool], skipped: Callable[[str], bool]
+    ) -> list[Path] | None:
+        """The paths SiteFiles.walk finds under the site folder `prefix` ("data/runs/") with
+        these filters, in its order; None when links were met (a walk of its own says where
+        they lead)."""
+        if not self.plain:
+            return None
+        found = []
+        for name, (path, _) in self.files.items():
+            if not name.startswith(prefix):
+                continue
+            *folders, file_name = name[len(prefix) :].split("/")
+            if wanted(file_name) and not any(skipped(f) for f in folders):
+                found.append(path)
+        return sorted(found)
+
+
 def site_inputs(site_root: Path, options: str, stat_first: bool = True) -> str | None:
     """The digest of everything a build of `site_root` reads; None if a file cannot be read,
     or must not be (a link leaving the site, a pipe: the build itself says so).
 
     With `stat_first`, files whose stat is as recorded in the site's cache are not read.
     """
+    scan = scan_inputs(site_root, options, stat_first)
+    return scan.digest if scan is not None else None
+
+
+def scan_inputs(site_root: Path, options: str, stat_first: bool = True) -> InputScan | None:
+    """site_inputs, with what it found of each file; None where site_inputs is None."""
     layout = SiteLayout(site_root)
     h = hashlib.blake2b(digest_size=20)
     h.update(f"{code_version()}\0{library_versions()}\0{options}\0".encode())
@@ -63,13 +98,19 @@ def site_inputs(site_root: Path, options: str, stat_first: bool = True) -> str |
     theme = theme_dir()
     rel = relative_names(site_root)
     named = [(rel(p), p) for p in sources]
-    named += [("theme/" + p.relative_to(theme).as_posix(), p) for p in _files(theme)]
+    themed = [("theme/" + p.relative_to(theme).as_posix(), p) for p in _files(theme)]
     table = FileDigests.for_site(site_root) if stat_first else FileDigests(None)
+    files: dict[str, tuple[Path, str]] = {}
     try:
         for name, path in named:
+            digest = table.digest(name, path)
+            files[name] = (path, digest)
+            h.update(name.encode() + b"\0")
+            h.update(bytes.fromhex(digest))
+        for name, path in themed:
             h.update(name.encode() + b"\0")
             h.update(bytes.fromhex(table.digest(name, path)))
     except (OSError, ValueError):
         return None
     table.save()
-    return h.hexdigest()
+    return InputScan(h.hexdigest(), files, not site_files.met_links)

@@ -15,6 +15,7 @@ from typing import Any
 from .briefs import Brief, BriefCache
 from .charts import ChartCache
 from .content import load_content
+from .fingerprint import InputScan
 from .gcpause import paused
 from .jobcache import JobRecord
 from .making import Maker, keep_bytes, make_all, workers_for
@@ -76,6 +77,7 @@ def render_outputs(
     parallel: bool = False,
     store: Callable[[str, bytes], Any] = keep_bytes,
     memo: Memo | None = None,
+    scan: InputScan | None = None,
 ) -> Rendered:
     """Every output of the site; a job that `reuse` can keep is given as KEPT, not made.
 
@@ -84,13 +86,14 @@ def render_outputs(
     With `use_cache` off the cache beside the site (parsed records, charts) is neither read
     nor written (sitegen check). With `parallel`, a big build makes its pages on every core.
     A `memo` keeps the load cache, summaries and briefs between builds of one process (the
-    preview).
+    preview). A `scan` of the site's files made by this build saves the loader a look of its
+    own.
     """
     site_root = Path(site_root)
     progress = progress or Progress()
     progress.phase("load")
     with paused():  # records, configs, runs: many objects and no cycles
-        site, problems = load_site(site_root, use_cache, memo.loaded if memo else None)
+        site, problems = load_site(site_root, use_cache, memo.loaded if memo else None, scan)
     if site is None:
         raise SiteError(problems.sorted())
     run_ids = {run.id for run in site.runs}

@@ -41,6 +41,7 @@ class SiteFiles:
 
     def __init__(self, root: Path) -> None:
         self.root = Path(root)
+        self.met_links = False  # whether a walk met a link (to a file or a folder)
         self.real_root = os.path.realpath(self.root)
         layout = SiteLayout(self.root)
         # each input folder as it resolves, if it stays inside the site (the site folder
@@ -101,6 +102,7 @@ class SiteFiles:
         found: list[Path] = []
         if not folder.is_dir() or not self.check(folder, problems):
             return found
+        self.met_links |= folder.is_symlink()
         seen: set[str] = set()
         pending = [folder]
         while pending:
@@ -119,6 +121,7 @@ class SiteFiles:
                 continue
             for entry in entries:
                 name = entry.name
+                self.met_links |= entry.is_symlink()
                 if entry.is_dir():  # a folder, or a link to one
                     if not skipped(name) and self.check(path := here / name, problems):
                         pending.append(path)

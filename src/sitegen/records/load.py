@@ -10,7 +10,7 @@ import re
 import time
 from collections import defaultdict
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -30,6 +30,9 @@ from .parsecache import ParseCache
 from .problems import WARNING, Problem, Problems
 from .readbatch import EMPTY, Done, Hit, Other, parse_bytes, read_bytes
 from .yamlpos import Document
+
+if TYPE_CHECKING:  # fingerprint imports the renderer, which imports records
+    from ..fingerprint import InputScan
 
 # plain sweeps are screened this many files at a time: all of a big site's parsed documents at
 # once would take gigabytes; the table holds their configs in a fraction of that
@@ -113,23 +116,27 @@ def check_run(
     return None if c.failed else run
 
 
-def run_files(root: Path, ids: dict[str, str], problems: Problems) -> list[tuple[Path, str, str]]:
+def run_files(
+    root: Path, ids: dict[str, str], problems: Problems, scan: InputScan | None = None
+) -> list[tuple[Path, str, str]]:
     """(path, path relative to the site, run id) of every run file under data/runs/.
 
     `ids` gets the id of each record file (an archive's runs are named when it is read).
+    The files a `scan` of the site found are taken as they are, without a walk of their own.
     """
     runs_dir, suffixes = SiteLayout(root).runs, SiteLayout.RUN_SUFFIXES
     found: list[tuple[Path, str, str]] = []
     relative = relative_names(root)
-    paths = QuickSiteFiles(root).walk(
-        runs_dir,
-        problems,
-        # hidden files and folders (editor backups, .git) are not records
-        wanted=lambda name: (
-            not name.startswith(".") and sitefiles.suffix_of(name).lower() in suffixes
-        ),
-        skipped=lambda name: name.startswith("."),
-    )
+
+    def wanted(name: str) -> bool:  # hidden files and folders (editor backups, .git) are not
+        return not name.startswith(".") and sitefiles.suffix_of(name).lower() in suffixes
+
+    def skipped(name: str) -> bool:
+        return name.startswith(".")
+
+    paths = scan.under(SiteLayout.RUNS_PREFIX, wanted, skipped) if scan is not None else None
+    if paths is None:
+        paths = QuickSiteFiles(root).walk(runs_dir, problems, wanted, skipped)
     for path in paths:
         rel = relative(path)
         suffix = sitefiles.suffix_of(path.name)
@@ -165,14 +172,17 @@ def load_runs(
     parsed: ParseCache | None = None,
     stats: FileDigests | None = None,
     cache: LoadCache | None = None,
+    scan: InputScan | None = None,
 ) -> tuple[list[Run], ConfigTable, list[Clean]]:
     """Every run record, checked; the sweeps' configs in one table; each file's digest.
 
     Plain sweeps go through the columnar screen together; a file the screen flags, and every
     other record, goes through the exact checker, which words each problem and finds its line.
     A file whose stat (`stats`) or bytes are those `cache` holds it at is neither parsed nor
-    screened: its run and columns come from the cache. Also returns the plain sweeps loaded,
-    in table order (their rows come first), for the cache of the next build.
+    screened: its run and columns come from the cache. A `scan` of the site's files gives
+    their paths and digests (it recorded their stats): they are not looked at again. Also
+    returns the plain sweeps loaded, in table order (their rows come first), for the cache of
+    the next build.
     """
     stats = stats if stats is not None else FileDigests(None)
     cache = cache if cache is not None else LoadCache(None, {})
@@ -180,7 +190,7 @@ def load_runs(
     cleans: dict[str, Clean] = {}
     others: list[Other] = []
     ids: dict[str, str] = {}
-    files = run_files(root, ids, problems)
+    files = run_files(root, ids, problems, scan)
     stored = cache.digests()
     fresh: list[tuple[Path, str, str]] = []
     stat_at: dict[str, tuple[os.stat_result, int]] = {}  # a fresh file's stat, and when
@@ -194,6 +204,12 @@ def load_runs(
             if digests is not None:
                 digests[rel] = file_digest(raw)
             runs.extend(archive_runs(raw, rel, rid, known, ids, problems))
+            continue
+        if scan is not None:  # its digest as the scan found it, its stat recorded there
+            if rel in stored and scan.files[rel][1] == stored[rel]:
+                cleans[rel] = cache.clean(rel)
+            else:
+                fresh.append((path, rel, rid))
             continue
         stat_ns = time.time_ns()
         try:
@@ -403,7 +419,10 @@ def _cross_checks(
 
 
 def load_site(
-    root: Path | str, use_cache: bool = False, memo: LoadMemo | None = None
+    root: Path | str,
+    use_cache: bool = False,
+    memo: LoadMemo | None = None,
+    scan: InputScan | None = None,
 ) -> tuple[Site | None, Problems]:
     """Read and check a whole site. The Site is None when any error was found.
 
@@ -434,12 +453,13 @@ def load_site(
     known = catalogs(root, problems, digests)
     if use_cache:
         parsed = ParseCache(cache_folder(root, "parsed"))
-        stats = FileDigests.for_site(root)
+        # the scan recorded every file's stat: a table of the loader's own would be a copy
+        stats = FileDigests.for_site(root) if scan is None else FileDigests(None)
         folder, key = cache_folder(root, "loaded"), cache_key(digests)
         cache = memo.cache_for(folder, key) if memo else LoadCache(folder, key)
     else:
         parsed, stats, cache = None, FileDigests(None), LoadCache(None, {})
-    runs, table, cleans = load_runs(root, known, problems, digests, parsed, stats, cache)
+    runs, table, cleans = load_runs(root, known, problems, digests, parsed, stats, cache, scan)
     if use_cache:
         parsed.prune()
         stats.save(SiteLayout.RUNS_PREFIX)

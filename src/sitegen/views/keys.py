@@ -16,6 +16,7 @@ from typing import Any
 
 import jinja2
 import jinja2.meta
+import orjson
 
 from ..codeversion import code_version
 from ..content import Copy
@@ -23,12 +24,28 @@ from ..fingerprint import library_versions
 from ..records import Run
 from .sources import Sources
 
-# one encoder for every key (json.dumps with options makes a new one per call)
-_ENCODE = json.JSONEncoder(default=str, sort_keys=True, ensure_ascii=False).encode
+# the exact encoder, for what may hold a float (an editor's front matter): orjson writes NaN
+# and the infinities as null, which would give `nan` and `~` one key
+_EXACT = json.JSONEncoder(default=str, sort_keys=True, ensure_ascii=False).encode
 
 
 def _h(*parts: Any) -> str:
-    return hashlib.blake2b(_ENCODE(parts).encode(), digest_size=20).hexdigest()
+    """The digest of `parts`: strings, numbers but floats, None, lists, tuples and str-keyed
+    mappings of these (what may hold a float goes in as its _exact digest). By orjson, 10 to
+    25 times faster than json (a key a job, tens of thousands a build); by json where orjson
+    refuses (a lone surrogate, a type it does not know), under another prefix."""
+    try:
+        text = b"o" + orjson.dumps(parts, option=orjson.OPT_SORT_KEYS)
+    except orjson.JSONEncodeError:
+        text = b"j" + _EXACT(parts).encode("utf-8", "surrogatepass")
+    return hashlib.blake2b(text, digest_size=20).hexdigest()
+
+
+def _exact(*parts: Any) -> str:
+    """The digest of any JSON-like `parts`, floats and all (json: NaN is NaN)."""
+    return hashlib.blake2b(
+        _EXACT(parts).encode("utf-8", "surrogatepass"), digest_size=20
+    ).hexdigest()
 
 
 @functools.lru_cache(maxsize=512)
@@ -94,7 +111,7 @@ class Keys:
     def copy(copy: Copy | None) -> str | None:
         if copy is None:
             return None
-        return _h(copy.rel, copy.meta, copy.body, copy.body_line)
+        return _exact(copy.rel, copy.meta, copy.body, copy.body_line)
 
     @functools.cached_property
     def faq(self) -> str:
