@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
+import importlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .fingerprint import scan_inputs
 from .gcpause import paused
-from .intact import IntactOutputs
 from .jobcache import JobCache
 from .layout import SiteLayout
 from .manifest import Manifest
 from .output import MARKER, OutputError, Staging, unsafe_out
 from .progress import Progress
 from .records import Problem, Problems, SiteError
+from .survey import Survey
 
 # made by outputs.py, which imports numpy, pandas and the templates: only when there is work
 _OUTPUTS = ("Rendered", "Reuse", "render_outputs", "render_site")
@@ -80,22 +81,25 @@ def _build(
 ) -> BuildResult:
     with paused():  # the last build's records: many objects, no cycles
         previous = Manifest.read(site_root, out) if use_cache else None
-    # its files checked by a child process while this one reads records and inputs
-    with IntactOutputs(previous or Manifest(out)) as outputs:
+    # the inputs scanned and the last build's files checked by a child process meanwhile
+    options = f"strict={strict}"
+    with Survey(site_root, options, previous or Manifest(out)) as survey:
         with paused():
             last = JobCache.read(site_root, out) if previous is not None else None
-        scan = scan_inputs(site_root, f"strict={strict}") if use_cache else None
-        inputs = scan.digest if scan is not None else None
+        if use_cache:
+            _import_while(lambda: not survey.digest_ready())
+        inputs = survey.digest() if use_cache else None
         unchanged = last is not None and inputs is not None and last.inputs == inputs
-        if unchanged and outputs.all_intact():
+        if unchanged and survey.all_intact():
             return _nothing_to_do(out, previous, last)
         from .outputs import Reuse, render_outputs  # numpy, pandas, templates: only for work
 
         reuse = None
         if last is not None:
-            reuse = Reuse(last.records, outputs.intact, last.checked)
+            reuse = Reuse(last.records, survey.intact, last.checked)
         if previous is not None:
             staging.previous = previous
+        scan = survey.scan() if use_cache else None
         rendered = render_outputs(
             site_root, strict, use_cache, progress, reuse, True, staging.put, scan=scan
         )
@@ -114,6 +118,19 @@ def _build(
     files = rendered.files
     pages = sum(1 for name in files if name.endswith(".html"))
     return BuildResult(out, pages, len(files), rendered.problems, written.rewritten, rendered.made)
+
+
+# what making pages imports, heaviest first: imported while the survey's child looks at the
+# site, as a build with work to do needs them (one with nothing to do waits for one at most)
+_WORK_MODULES = ("numpy", "pandas", "jinja2", "markdown_it", "sitegen.outputs")
+
+
+def _import_while(waiting: Callable[[], bool]) -> None:
+    """Import _WORK_MODULES one by one for as long as `waiting()` says so."""
+    for name in _WORK_MODULES:
+        if not waiting():
+            return
+        importlib.import_module(name)
 
 
 def _nothing_to_do(out: Path, manifest: Manifest, last: JobCache) -> BuildResult:

@@ -50,28 +50,44 @@ def _files(folder: Path) -> list[Path]:
 @dataclass(frozen=True)
 class InputScan:
     """What one look over a site's files found: the digest of everything a build reads, and
-    each site file's path and bytes' digest, for the loader to take instead of looking again."""
+    the digest of each site file's bytes, for the loader to take instead of looking again."""
 
+    root: Path
     digest: str
-    files: dict[str, tuple[Path, str]]  # site file name -> (path, digest of its bytes)
+    files: dict[str, str]  # site file name -> the digest of its bytes, in the walks' order
     plain: bool  # no link was met: each file was found once, under its one name
 
     def under(
         self, prefix: str, wanted: Callable[[str], bool], skipped: Callable[[str], bool]
-    ) -> list[Path] | None:
-        """The paths SiteFiles.walk finds under the site folder `prefix` ("data/runs/") with
-        these filters, in its order; None when links were met (a walk of its own says where
-        they lead)."""
+    ) -> list[str] | None:
+        """The names of the files SiteFiles.walk finds under the site folder `prefix`
+        ("data/runs/") with these filters, in its order (sorted: one walk's files); None when
+        links were met (a walk of its own says where they lead)."""
         if not self.plain:
             return None
         found = []
-        for name, (path, _) in self.files.items():
+        for name in self.files:
             if not name.startswith(prefix):
                 continue
-            *folders, file_name = name[len(prefix) :].split("/")
-            if wanted(file_name) and not any(skipped(f) for f in folders):
-                found.append(path)
-        return sorted(found)
+            folders, _, file_name = name[len(prefix) :].rpartition("/")
+            if not wanted(file_name):
+                continue
+            if folders and any(skipped(folder) for folder in folders.split("/")):
+                continue
+            found.append(name)
+        return found
+
+    @classmethod
+    def from_json(cls, root: Path, value: object) -> InputScan | None:
+        """A scan as to_json gave it; None for anything else."""
+        if not isinstance(value, dict) or not isinstance(value.get("digest"), str):
+            return None
+        files, plain = value.get("files"), value.get("plain")
+        if not isinstance(files, dict) or not isinstance(plain, bool):
+            return None
+        if not all(isinstance(k, str) and isinstance(v, str) for k, v in files.items()):
+            return None
+        return cls(root, value["digest"], files, plain)
 
 
 def site_inputs(site_root: Path, options: str, stat_first: bool = True) -> str | None:
@@ -100,11 +116,10 @@ def scan_inputs(site_root: Path, options: str, stat_first: bool = True) -> Input
     named = [(rel(p), p) for p in sources]
     themed = [("theme/" + p.relative_to(theme).as_posix(), p) for p in _files(theme)]
     table = FileDigests.for_site(site_root) if stat_first else FileDigests(None)
-    files: dict[str, tuple[Path, str]] = {}
+    files: dict[str, str] = {}
     try:
         for name, path in named:
-            digest = table.digest(name, path)
-            files[name] = (path, digest)
+            files[name] = digest = table.digest(name, path)
             h.update(name.encode() + b"\0")
             h.update(bytes.fromhex(digest))
         for name, path in themed:
@@ -113,4 +128,4 @@ def scan_inputs(site_root: Path, options: str, stat_first: bool = True) -> Input
     except (OSError, ValueError):
         return None
     table.save()
-    return InputScan(h.hexdigest(), files, not site_files.met_links)
+    return InputScan(site_root, h.hexdigest(), files, not site_files.met_links)

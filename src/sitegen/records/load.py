@@ -118,15 +118,15 @@ def check_run(
 
 def run_files(
     root: Path, ids: dict[str, str], problems: Problems, scan: InputScan | None = None
-) -> list[tuple[Path, str, str]]:
+) -> list[tuple[Path | str, str, str]]:
     """(path, path relative to the site, run id) of every run file under data/runs/.
 
     `ids` gets the id of each record file (an archive's runs are named when it is read).
-    The files a `scan` of the site found are taken as they are, without a walk of their own.
+    The files a `scan` of the site found are taken as it found them, without a walk of their
+    own (their paths as text: a Path each would cost more than the rest of their look).
     """
     runs_dir, suffixes = SiteLayout(root).runs, SiteLayout.RUN_SUFFIXES
-    found: list[tuple[Path, str, str]] = []
-    relative = relative_names(root)
+    found: list[tuple[Path | str, str, str]] = []
 
     def wanted(name: str) -> bool:  # hidden files and folders (editor backups, .git) are not
         return not name.startswith(".") and sitefiles.suffix_of(name).lower() in suffixes
@@ -134,12 +134,16 @@ def run_files(
     def skipped(name: str) -> bool:
         return name.startswith(".")
 
-    paths = scan.under(SiteLayout.RUNS_PREFIX, wanted, skipped) if scan is not None else None
-    if paths is None:
-        paths = QuickSiteFiles(root).walk(runs_dir, problems, wanted, skipped)
-    for path in paths:
-        rel = relative(path)
-        suffix = sitefiles.suffix_of(path.name)
+    names = scan.under(SiteLayout.RUNS_PREFIX, wanted, skipped) if scan is not None else None
+    if names is not None:
+        at = os.path.join(root, "")
+        files: list[tuple[Path | str, str]] = [(at + name, name) for name in names]
+    else:
+        relative = relative_names(root)
+        walked = QuickSiteFiles(root).walk(runs_dir, problems, wanted, skipped)
+        files = [(path, relative(path)) for path in walked]
+    for path, rel in files:
+        suffix = sitefiles.suffix_of(rel.rpartition("/")[2])
         if suffix not in suffixes:
             problems.add(
                 Problem(
@@ -194,10 +198,10 @@ def load_runs(
     stored = cache.digests()
     fresh: list[tuple[Path, str, str]] = []
     stat_at: dict[str, tuple[os.stat_result, int]] = {}  # a fresh file's stat, and when
-    for path, rel, rid in files:
-        if path.suffix == parquet.SUFFIX:  # rows -> records, each checked as a YAML one is
+    for where, rel, rid in files:
+        if sitefiles.suffix_of(rel.rpartition("/")[2]) == parquet.SUFFIX:  # rows -> records
             try:
-                raw = path.read_bytes()
+                raw = Path(where).read_bytes()
             except OSError as exc:
                 problems.add(Problem(rel, None, "", f"cannot read: {exc.strerror or exc}"))
                 continue
@@ -206,11 +210,12 @@ def load_runs(
             runs.extend(archive_runs(raw, rel, rid, known, ids, problems))
             continue
         if scan is not None:  # its digest as the scan found it, its stat recorded there
-            if rel in stored and scan.files[rel][1] == stored[rel]:
+            if rel in stored and scan.files[rel] == stored[rel]:
                 cleans[rel] = cache.clean(rel)
             else:
-                fresh.append((path, rel, rid))
+                fresh.append((Path(where), rel, rid))
             continue
+        path = Path(where)
         stat_ns = time.time_ns()
         try:
             st = os.stat(path)

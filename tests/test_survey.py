@@ -1,4 +1,5 @@
-"""The last build's outputs found intact or not, by a forked child or here: the same answer."""
+"""What a rebuild must know first (did an input change, which outputs are intact), found by a
+forked child or here: the same answers."""
 
 from __future__ import annotations
 
@@ -8,10 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from sitegen import intact
+from sitegen import survey
 from sitegen.build import build
-from sitegen.intact import IntactOutputs, not_intact
+from sitegen.fingerprint import scan_inputs
 from sitegen.manifest import Entry, Manifest, digest
+from sitegen.survey import Survey, not_intact
 
 
 def written(out: Path, count: int) -> Manifest:
@@ -42,53 +44,69 @@ def spoil(out: Path) -> set[str]:
 
 @pytest.fixture
 def forks_from_few(monkeypatch):
-    monkeypatch.setattr(intact, "FORK_MIN_FILES", 8)
+    monkeypatch.setattr(survey, "FORK_MIN_FILES", 8)
 
 
-def test_a_child_finds_what_a_check_here_finds(tmp_path, forks_from_few):
+def test_a_child_finds_what_a_check_here_finds(make_site, tmp_path, forks_from_few):
+    root = make_site()
     manifest = written(tmp_path / "out", 40)
     changed = spoil(tmp_path / "out")
-    with IntactOutputs(manifest) as forked:
+    with Survey(root, "x", manifest) as forked:
         assert forked._child is not None  # it did fork
         assert forked.changed() == changed
-    here = IntactOutputs(manifest, fork=False)
+        assert forked.digest() == scan_inputs(root, "x").digest
+        assert forked.scan() == scan_inputs(root, "x")
+    here = Survey(root, "x", manifest, fork=False)
     assert here._child is None
     assert here.changed() == changed == set(not_intact(manifest))
+    assert here.scan() == scan_inputs(root, "x")
     assert not here.all_intact()
     assert here.intact("d5/f5.html") and not here.intact("d0/f0.html")
     assert not here.intact("never/written.html")
 
 
-def test_every_output_intact(tmp_path, forks_from_few):
+def test_every_output_intact(make_site, tmp_path, forks_from_few):
+    root = make_site()
     manifest = written(tmp_path / "out", 20)
-    with IntactOutputs(manifest) as outputs:
-        assert outputs.all_intact()
-    assert not IntactOutputs(Manifest(tmp_path / "out")).all_intact()  # nothing was left
+    with Survey(root, "x", manifest) as found:
+        assert found.all_intact()
+        assert found.digest() == scan_inputs(root, "x").digest
+    assert not Survey(root, "x", Manifest(tmp_path / "out")).all_intact()  # nothing was left
 
 
-def test_a_child_that_fails_is_replaced_by_a_check_here(tmp_path, forks_from_few, monkeypatch):
+def test_a_file_that_must_not_be_read_is_told_by_the_child(make_site, tmp_path, forks_from_few):
+    root = make_site()
+    os.mkfifo(root / "data/runs/pipe.yaml")
+    with Survey(root, "x", written(tmp_path / "out", 20)) as found:
+        assert found.digest() is None and found.scan() is None
+
+
+def test_a_child_that_fails_is_replaced_by_a_check_here(
+    make_site, tmp_path, forks_from_few, monkeypatch
+):
+    root = make_site()
     manifest = written(tmp_path / "out", 20)
     changed = spoil(tmp_path / "out")
 
     def broken(m: Manifest) -> list[str]:
         raise RuntimeError("the child's check fails")
 
-    monkeypatch.setattr(intact, "not_intact", broken)
-    outputs = IntactOutputs(manifest)  # the child inherits the broken check, exits 1
-    monkeypatch.undo()  # the check here is the real one
-    monkeypatch.setattr(intact, "FORK_MIN_FILES", 8)
-    assert outputs._child is not None
-    assert outputs.changed() == changed
+    monkeypatch.setattr(survey, "not_intact", broken)
+    found = Survey(root, "x", manifest)  # the child inherits the broken check, exits 1
+    assert found._child is not None
+    monkeypatch.setattr(survey, "not_intact", not_intact)  # the check here is the real one
+    assert found.digest() == scan_inputs(root, "x").digest  # sent before the check failed
+    assert found.changed() == changed
+    assert found.scan() == scan_inputs(root, "x")  # never sent: made here
 
 
-def test_a_child_never_asked_is_ended(tmp_path, forks_from_few):
-    manifest = written(tmp_path / "out", 20)
-    outputs = IntactOutputs(manifest)
-    pid = outputs._child[0]
-    outputs.close()
+def test_a_child_never_asked_is_ended(make_site, tmp_path, forks_from_few):
+    found = Survey(make_site(), "x", written(tmp_path / "out", 20))
+    pid = found._child[0]
+    found.close()
     with pytest.raises(ChildProcessError):  # reaped: no zombie left behind
         os.waitpid(pid, os.WNOHANG)
-    outputs.close()  # twice is harmless
+    found.close()  # twice is harmless
 
 
 def test_a_build_notices_an_output_changed_by_hand(make_site, forks_from_few):
