@@ -42,7 +42,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 SEED = 8  # issue 8
-SITEGEN = [sys.executable, "-c", "from sitegen.cli import main; main()"]  # the `sitegen` command
+SITEGEN = [sys.executable, "-c", "from sitegen.cli import run; run()"]  # the `sitegen` command
 
 # -- the sites ----------------------------------------------------------------------------------
 

@@ -59,7 +59,7 @@ def median_s(fn: Callable[[], float | None], reps: int) -> float:
 
 def full_build_cli_s(site: Path, out: Path, reps: int) -> float:
     """`sitegen build` in a new process, as an editor would run it after each save."""
-    command = [sys.executable, "-c", "from sitegen.cli import main; main()", "build"]
+    command = [sys.executable, "-c", "from sitegen.cli import run; run()", "build"]
     command += ["--site", str(site), "--out", str(out)]
 
     def run() -> None:

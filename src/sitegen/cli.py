@@ -6,7 +6,11 @@ does not pay for the imports of the others (`import` brings in every importer).
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import importlib
+import os
+import sys
 
 import click
 
@@ -36,3 +40,27 @@ class _Commands(click.Group):
 @click.version_option(__version__, prog_name="sitegen")
 def main() -> None:
     """Static site generator for LLM-inference benchmark leaderboards."""
+
+
+def run() -> None:
+    """The `sitegen` program: main(), then out at once.
+
+    By the time a command returns, everything it wrote is written and closed; what is left is
+    the interpreter freeing every object one by one (a build at 2,000 pairs holds millions:
+    0.3 s). So exit handlers run, the standard streams are flushed, and the process ends
+    there, with main()'s exit status. Tests and other callers of main() are not affected.
+    """
+    try:
+        main()
+        status = 0
+    except SystemExit as exc:  # how click's main ends, with the status to exit with
+        if exc.code is None or isinstance(exc.code, int):
+            status = exc.code or 0
+        else:
+            print(exc.code, file=sys.stderr)
+            status = 1
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):  # a closed pipe: nothing left to tell
+            stream.flush()
+    os._exit(status)
