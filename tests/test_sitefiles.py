@@ -69,3 +69,23 @@ def test_the_config_may_be_a_link_into_an_input_folder(tmp_path) -> None:
     problems = Problems()
     assert not SiteFiles(root).check(root / "sitegen.yaml", problems)
     assert [p.file for p in problems.items] == ["sitegen.yaml"]
+
+
+def test_walk_names_are_walk_paths_in_the_order_paths_sort(tmp_path) -> None:
+    """Names sort as their paths do, part by part: "a/x" before "a-b/x" (as text, "-" < "/")."""
+    root = tmp_path / "site"
+    for name in ("a/x.yaml", "a-b/x.yaml", "a/b/c.yaml", "a.b/y.yaml", "A/z.yaml", "a/.h.yaml"):
+        (root / "data" / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / "data" / name).write_text("x")
+    (root / "sitegen.yaml").write_text("title: t\n")
+    files = SiteFiles(root)
+    names = files.walk_names(root / "data", Problems())
+    paths = files.walk(root / "data", Problems())
+    assert names == [p.relative_to(root).as_posix() for p in paths]
+    assert paths == sorted(
+        root / "data" / n
+        for n in ("a/x.yaml", "a-b/x.yaml", "a/b/c.yaml", "a.b/y.yaml", "A/z.yaml", "a/.h.yaml")
+    )
+    assert names.index("data/a/x.yaml") < names.index("data/a-b/x.yaml")
+    assert sorted(names) != names  # text order would differ
+    assert not files.met_links

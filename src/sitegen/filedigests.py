@@ -76,7 +76,7 @@ class FileDigests:
             self.entries[name] = entry
             self.changed = True
 
-    def digest(self, name: str, path: Path) -> str:
+    def digest(self, name: str, path: Path | str) -> str:
         """The digest of the file at `path`: as recorded when its stat is, else read and hashed.
 
         Raises OSError when it cannot be read.
@@ -85,7 +85,7 @@ class FileDigests:
         st = os.stat(path)
         if (known := self.known(name, st)) is not None:
             return known
-        digest = file_digest(path.read_bytes())
+        digest = file_digest(Path(path).read_bytes())
         self.record(name, st, digest, stat_ns)
         return digest
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import importlib.metadata
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,7 +20,7 @@ from pathlib import Path
 from .codeversion import code_version
 from .filedigests import FileDigests
 from .layout import SiteLayout
-from .quickfiles import QuickSiteFiles, relative_names
+from .quickfiles import QuickSiteFiles
 from .records.problems import Problems
 from .render import theme_dir
 
@@ -106,14 +107,14 @@ def scan_inputs(site_root: Path, options: str, stat_first: bool = True) -> Input
     h = hashlib.blake2b(digest_size=20)
     h.update(f"{code_version()}\0{library_versions()}\0{options}\0".encode())
     site_files, refused = QuickSiteFiles(site_root), Problems()
-    sources = [layout.config] if site_files.check(layout.config, refused) else []
+    names = [layout.CONFIG] if site_files.check(layout.config, refused) else []
     for name in SiteLayout.SOURCE_FOLDERS:
-        sources += site_files.walk(site_root / name, refused)
+        names += site_files.walk_names(site_root / name, refused)
     if refused:
         return None
+    at = os.path.join(site_root, "")
+    named = [(name, at + name) for name in names]
     theme = theme_dir()
-    rel = relative_names(site_root)
-    named = [(rel(p), p) for p in sources]
     themed = [("theme/" + p.relative_to(theme).as_posix(), p) for p in _files(theme)]
     table = FileDigests.for_site(site_root) if stat_first else FileDigests(None)
     files: dict[str, str] = {}

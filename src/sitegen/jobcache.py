@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from .cachefile import read_signed, write_signed
 from .cachetrust import cache_folder
@@ -21,8 +22,7 @@ VERSION = 2
 NAME = "jobs.json"
 
 
-@dataclass(frozen=True)
-class JobRecord:
+class JobRecord(NamedTuple):  # a tuple: tens of thousands are read back every build
     key: str
     outputs: tuple[str, ...]  # output paths, relative to the output folder
     sitemap: tuple[tuple[str, str | None], ...]  # (route, lastmod) of its pages in the sitemap
@@ -51,13 +51,10 @@ class JobCache:
         try:
             if data.get("out") != str(out_dir):
                 return cls(out_dir)
+            # a signed file (cachefile.py) holds only what write() wrote: its shape is checked,
+            # its strings are as written
             records = {
-                str(name): JobRecord(
-                    str(key),
-                    tuple(map(str, outputs)),
-                    tuple((str(route), None if mod is None else str(mod)) for route, mod in rows),
-                    tuple(map(str, charts)),
-                )
+                name: JobRecord(key, tuple(outputs), tuple(map(tuple, rows)), tuple(charts))
                 for name, (key, outputs, rows, charts) in data["jobs"].items()
             }
             inputs = data["inputs"] if isinstance(data["inputs"], str) else None

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Callable
 from pathlib import Path
 
 from .layout import SiteLayout
@@ -51,17 +50,3 @@ class QuickSiteFiles(SiteFiles):
             real_folder = self._real_folders[folder] = os.path.realpath(folder)
         real = os.path.join(real_folder, path.name)
         return any(_inside(real, region) for region in self.regions)
-
-
-def relative_names(root: Path) -> Callable[[Path], str]:
-    """path -> its name relative to `root` in posix form; cut as text for the paths a walk
-    makes (root / ...), which is many times faster than Path.relative_to."""
-    prefix = os.fspath(root / "x")[:-1]  # "" for a root of "."
-
-    def name(path: Path) -> str:
-        text = os.fspath(path)
-        if text.startswith(prefix):
-            return text[len(prefix) :].replace(os.sep, "/")
-        return path.relative_to(root).as_posix()
-
-    return name

@@ -99,14 +99,25 @@ class SiteFiles:
         them, a broken link or a file that is not regular is a problem (for folders always,
         for files when wanted). Paths are as the site names them, links not resolved.
         """
-        found: list[Path] = []
+        return [self.root / name for name in self.walk_names(folder, problems, wanted, skipped)]
+
+    def walk_names(
+        self,
+        folder: Path,
+        problems: Problems,
+        wanted: Callable[[str], bool] = lambda name: True,
+        skipped: Callable[[str], bool] = lambda name: False,
+    ) -> list[str]:
+        """walk()'s files as their names in the site ("data/runs/a.yaml"), in its order: no
+        Path made for a plain file (a big site has tens of thousands)."""
+        found: list[str] = []
         if not folder.is_dir() or not self.check(folder, problems):
             return found
         self.met_links |= folder.is_symlink()
         seen: set[str] = set()
-        pending = [folder]
+        pending = [(os.fspath(folder), self.rel(folder) + "/")]
         while pending:
-            here = pending.pop()
+            here, prefix = pending.pop()
             real = os.path.realpath(here)
             if real in seen:  # a folder reached twice (a link to a parent): walked once
                 continue
@@ -117,22 +128,22 @@ class SiteFiles:
             try:
                 entries = sorted(os.scandir(here), key=lambda e: e.name)
             except OSError as exc:
-                problems.add(Problem(self.rel(here), None, "", f"cannot read: {exc.strerror}"))
+                problems.add(Problem(prefix[:-1], None, "", f"cannot read: {exc.strerror}"))
                 continue
             for entry in entries:
                 name = entry.name
                 self.met_links |= entry.is_symlink()
                 if entry.is_dir():  # a folder, or a link to one
-                    if not skipped(name) and self.check(path := here / name, problems):
-                        pending.append(path)
+                    if not skipped(name) and self.check(Path(entry.path), problems):
+                        pending.append((entry.path, prefix + name + "/"))
                     continue
                 if not wanted(name):
                     continue
-                path = here / name
                 if folder_ok and entry.is_file(follow_symlinks=False):
-                    found.append(path)  # the directory entry's type: no stat needed
-                elif entry.is_symlink() and not os.path.lexists(os.path.realpath(path)):
-                    problems.add(Problem(self.rel(path), None, "", BROKEN))
-                elif self.check(path, problems):
-                    found.append(path)
-        return sorted(found)
+                    found.append(prefix + name)  # the directory entry's type: no stat needed
+                elif entry.is_symlink() and not os.path.lexists(os.path.realpath(entry.path)):
+                    problems.add(Problem(prefix + name, None, "", BROKEN))
+                elif self.check(Path(entry.path), problems):
+                    found.append(prefix + name)
+        # in the order of their paths (by part: "a/x" before "a-b/x", as Path sorts them)
+        return sorted(found, key=lambda name: name.split("/"))

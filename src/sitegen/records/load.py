@@ -20,7 +20,7 @@ from ..cachetrust import cache_folder
 from ..filedigests import FileDigests, file_digest
 from ..forking import can_fork
 from ..layout import SiteLayout
-from ..quickfiles import QuickSiteFiles, relative_names
+from ..quickfiles import QuickSiteFiles
 from . import columnar, parquet, readbatch, schema
 from .checker import SLUG, Checker
 from .columnar import ConfigTable
@@ -118,15 +118,15 @@ def check_run(
 
 def run_files(
     root: Path, ids: dict[str, str], problems: Problems, scan: InputScan | None = None
-) -> list[tuple[Path | str, str, str]]:
+) -> list[tuple[str, str, str]]:
     """(path, path relative to the site, run id) of every run file under data/runs/.
 
     `ids` gets the id of each record file (an archive's runs are named when it is read).
     The files a `scan` of the site found are taken as it found them, without a walk of their
-    own (their paths as text: a Path each would cost more than the rest of their look).
+    own. Paths are text: a Path each would cost more than the rest of their look.
     """
     runs_dir, suffixes = SiteLayout(root).runs, SiteLayout.RUN_SUFFIXES
-    found: list[tuple[Path | str, str, str]] = []
+    found: list[tuple[str, str, str]] = []
 
     def wanted(name: str) -> bool:  # hidden files and folders (editor backups, .git) are not
         return not name.startswith(".") and sitefiles.suffix_of(name).lower() in suffixes
@@ -135,14 +135,11 @@ def run_files(
         return name.startswith(".")
 
     names = scan.under(SiteLayout.RUNS_PREFIX, wanted, skipped) if scan is not None else None
-    if names is not None:
-        at = os.path.join(root, "")
-        files: list[tuple[Path | str, str]] = [(at + name, name) for name in names]
-    else:
-        relative = relative_names(root)
-        walked = QuickSiteFiles(root).walk(runs_dir, problems, wanted, skipped)
-        files = [(path, relative(path)) for path in walked]
-    for path, rel in files:
+    if names is None:
+        names = QuickSiteFiles(root).walk_names(runs_dir, problems, wanted, skipped)
+    at = os.path.join(root, "")
+    for rel in names:
+        path = at + rel
         suffix = sitefiles.suffix_of(rel.rpartition("/")[2])
         if suffix not in suffixes:
             problems.add(

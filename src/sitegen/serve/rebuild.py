@@ -51,8 +51,11 @@ def crash_problems(exc: BaseException) -> list[Problem]:
     return [Problem("sitegen", None, type(exc).__name__, f"the build crashed: {exc}")]
 
 
-def changed_count(old: dict[str, bytes], new: dict[str, bytes]) -> int:
-    return sum(1 for name in old.keys() | new.keys() if old.get(name) != new.get(name))
+def changed_count(old: dict[str, bytes], new: dict[str, bytes], made: Iterable[str]) -> int:
+    """Files added, removed or with other bytes than before; only those `made` anew can be
+    of the last two kinds (the others are the last build's, kept)."""
+    gone = len(old.keys() - new.keys())
+    return gone + sum(1 for name in made if old.get(name) != new[name])
 
 
 class Rebuilder:
@@ -87,7 +90,7 @@ class Rebuilder:
         started = time.perf_counter()
         warnings: tuple[Problem, ...] = ()
         try:
-            files, found = self._render(previous.files, parallel)
+            files, made, found = self._render(previous.files, parallel)
         except SiteError as exc:
             problems = sorted(exc.problems, key=lambda p: p.severity != "error")
             snapshot = replace(previous, problems=tuple(problems))
@@ -98,7 +101,7 @@ class Rebuilder:
             changed = 0
         else:
             warnings = tuple(found.warnings)
-            changed = changed_count(previous.files, files)
+            changed = changed_count(previous.files, files, made)
             version = previous.version
             if changed or not version:
                 version = f"{self._instance}-{self.builds + 1}"
@@ -112,14 +115,20 @@ class Rebuilder:
 
     def _render(
         self, last: dict[str, bytes], parallel: bool = False
-    ) -> tuple[dict[str, bytes], Problems]:
-        """The site's files; a page whose inputs did not change since the last good build is
-        not made again: its bytes are taken from that build."""
+    ) -> tuple[dict[str, bytes], list[str], Problems]:
+        """The site's files, and the names of those made anew; a page whose inputs did not
+        change since the last good build is not made again: its bytes are that build's."""
         reuse = Reuse(self._records, last.__contains__, self._checked)
         rendered = render_outputs(self.site_root, reuse=reuse, parallel=parallel, memo=self._memo)
-        files = {rel: last[rel] if data is KEPT else data for rel, data in rendered.files.items()}
+        files, made = {}, []
+        for rel, data in rendered.files.items():
+            if data is KEPT:
+                files[rel] = last[rel]
+            else:
+                files[rel] = data
+                made.append(rel)
         self._records, self._checked = rendered.jobs, rendered.checked
-        return files, rendered.problems
+        return files, made, rendered.problems
 
     def notify(self, changes: set[str]) -> None:
         """Called by the watcher, from any thread, with site-relative paths that changed."""
