@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-import hashlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from . import keyhash
 from .cachefile import read_signed, write_signed
 from .cachetrust import cache_folder
 from .codeversion import code_version
@@ -78,7 +78,7 @@ def brief_of(s: WorkloadSummary) -> Brief:
 def pair_digest(runs: Sequence[tuple[str, str, str | None]]) -> str:
     """The digest of a pair's runs, each (id, file, digest of the file's bytes): a pair's
     summaries are a function of these, given the code and the catalogs."""
-    return hashlib.blake2b(json.dumps(sorted(runs)).encode(), digest_size=20).hexdigest()
+    return keyhash.of(sorted(runs))
 
 
 def _row_json(row: LadderRow) -> list:

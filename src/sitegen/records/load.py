@@ -212,18 +212,17 @@ def load_runs(
             else:
                 fresh.append((Path(where), rel, rid))
             continue
-        path = Path(where)
         stat_ns = time.time_ns()
         try:
-            st = os.stat(path)
+            st = os.stat(where)
         except OSError:  # reading it says why
-            fresh.append((path, rel, rid))
+            fresh.append((Path(where), rel, rid))
             continue
         if rel in stored and stats.known(rel, st) == stored[rel]:
             cleans[rel] = cache.clean(rel)
             continue
         stat_at[rel] = (st, stat_ns)
-        fresh.append((path, rel, rid))
+        fresh.append((Path(where), rel, rid))
     workers = readbatch.cores()
     if len(fresh) >= POOL_FILES and workers > 1 and can_fork():
         results = readbatch.read_in_pool(_batches(fresh, POOL_BATCH_FILES), known, stored, workers)

@@ -10,42 +10,20 @@ mean equal outputs, so a build can keep the last output of a job whose key did n
 from __future__ import annotations
 
 import functools
-import hashlib
-import json
 from typing import Any
 
 import jinja2
 import jinja2.meta
-import orjson
 
+from .. import keyhash
 from ..codeversion import code_version
 from ..content import Copy
 from ..fingerprint import library_versions
 from ..records import Run
 from .sources import Sources
 
-# the exact encoder, for what may hold a float (an editor's front matter): orjson writes NaN
-# and the infinities as null, which would give `nan` and `~` one key
-_EXACT = json.JSONEncoder(default=str, sort_keys=True, ensure_ascii=False).encode
-
-
-def _h(*parts: Any) -> str:
-    """The digest of `parts`: strings, numbers but floats, None, lists, tuples and str-keyed
-    mappings of these (what may hold a float goes in as its _exact digest). By orjson, 10 to
-    25 times faster than json (a key a job, tens of thousands a build); by json where orjson
-    refuses (a lone surrogate, a type it does not know), under another prefix."""
-    try:
-        text = b"o" + orjson.dumps(parts, option=orjson.OPT_SORT_KEYS)
-    except orjson.JSONEncodeError:
-        text = b"j" + _EXACT(parts).encode("utf-8", "surrogatepass")
-    return hashlib.blake2b(text, digest_size=20).hexdigest()
-
-
-def _exact(*parts: Any) -> str:
-    """The digest of any JSON-like `parts`, floats and all (json: NaN is NaN)."""
-    return hashlib.blake2b(
-        _EXACT(parts).encode("utf-8", "surrogatepass"), digest_size=20
-    ).hexdigest()
+_h = keyhash.of  # a key's parts hold no float but through Keys.copy, which takes exact()
+_exact = keyhash.exact
 
 
 @functools.lru_cache(maxsize=512)
