@@ -428,3 +428,15 @@ def test_duplicates_across_files_are_those_a_frame_over_every_config_finds(make_
     warned = [p for p in problems.warnings if "also measured in" in p.message]
     expected = sum(1 for v in reference.values() for r, _ in v[1:] if r.path != v[0][0].path)
     assert len(warned) == expected
+
+
+@pytest.mark.parametrize("odd", [float("nan"), float("inf"), ["\x00tuple", [1.0, float("-inf")]]])
+def test_an_entry_holding_nan_or_an_infinity_is_not_kept(odd):
+    """The index is written by orjson, which would write NaN and infinities as null."""
+    from sitegen.records.loadcache import Clean, _entry
+
+    def entry(value):
+        return _entry(Clean("data/runs/a.yaml", "a", "d" * 40, {"x": value}, 1, []), "s", 0)
+
+    assert entry(odd) is None
+    assert entry(1.5) == ["d" * 40, "a", {"x": 1.5}, 1, [], "s", 0]

@@ -159,6 +159,7 @@ class BriefCache:
         """Keep `briefs` (pair digest -> its briefs) for the next build, if they changed."""
         if self.path is None or briefs.keys() == self._stored.keys():
             return  # the same pairs' digests: the same briefs
-        stored = {d: [to_json(b) for b in bs] for d, bs in briefs.items()}
+        kept = self._stored  # a pair whose digest was kept has the briefs stored then
+        stored = {d: kept[d] if d in kept else [to_json(b) for b in bs] for d, bs in briefs.items()}
         write_signed(self.path, KIND, VERSION, {"key": self.key, "pairs": stored})
         self._stored = stored

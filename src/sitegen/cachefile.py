@@ -6,11 +6,12 @@ machine and restored here) reads as None: a cache is rebuilt, never trusted. Not
 run code on reading (no pickle). Without a key nothing is written. A file that cannot be
 written only costs time: the next build does the work again.
 
-A big site's records (jobs, manifest, digests: 3 to 9 MB each at 2,000 pairs) are written by
-orjson, in a tenth of the time json takes. orjson writes NaN and infinities as null, so it
-writes only what the caller knows holds no float (`floats=False`), and json writes what orjson
-cannot (an integer past 64 bits, a string with a lone surrogate). Files are read by json:
-orjson reads an integer past 64 bits as a float.
+A big site's records (jobs, manifest, digests, the load cache's index: 3 to 9 MB each at
+2,000 pairs) are written by orjson, in a tenth of the time json takes. orjson writes NaN and
+the infinities as null, so it writes only what the caller knows holds neither
+(`nonfinite=False`; finite floats read back as they were), and json writes what orjson cannot
+(an integer past 64 bits, a string with a lone surrogate). Files are read by json: orjson
+reads an integer past 64 bits as a float.
 """
 
 from __future__ import annotations
@@ -48,21 +49,21 @@ def read_signed(path: Path, kind: str, version: int) -> Any | None:
         return None
 
 
-def _dumps(value: Any, floats: bool) -> str:
-    """json.dumps(value) as the cache files have it: by orjson where `value` holds no float
-    and orjson can write every string (not one holding a lone surrogate, as a file name that
-    is not UTF-8 does), else by json."""
-    if not floats:
+def _dumps(value: Any, nonfinite: bool) -> str:
+    """json.dumps(value) as the cache files have it: by orjson where `value` holds no NaN or
+    infinity and orjson can write every string (not one holding a lone surrogate, as a file
+    name that is not UTF-8 does), else by json."""
+    if not nonfinite:
         with contextlib.suppress(orjson.JSONEncodeError):
             return orjson.dumps(value).decode()
     return json.dumps(value, separators=(",", ":"))
 
 
-def write_signed(path: Path, kind: str, version: int, value: Any, floats: bool = True) -> None:
+def write_signed(path: Path, kind: str, version: int, value: Any, nonfinite: bool = True) -> None:
     """Store `value` atomically (a reader sees the old file or the new one, never half).
-    `floats` False: the caller knows `value` holds no float (orjson writes it)."""
+    `nonfinite` False: the caller knows `value` holds no NaN or infinity (orjson writes it)."""
     with paused():
-        body = _dumps(value, floats)
+        body = _dumps(value, nonfinite)
     header = _header(kind, version, body)
     if header is None:
         return  # no key to sign with: nothing is cached

@@ -96,5 +96,5 @@ class FileDigests:
         for name in gone:
             del self.entries[name]
         if self.path is not None and (self.changed or gone):
-            write_signed(self.path, KIND, VERSION, {"files": self.entries}, floats=False)
+            write_signed(self.path, KIND, VERSION, {"files": self.entries}, nonfinite=False)
             self.changed = False

@@ -99,4 +99,4 @@ class JobCache:
             "problems": problems,
             "jobs": jobs,
         }
-        write_signed(self.location(site_root), KIND, VERSION, value, floats=False)
+        write_signed(self.location(site_root), KIND, VERSION, value, nonfinite=False)

@@ -101,4 +101,4 @@ class Manifest:
             return
         files = {rel: [e.digest, e.size, e.mtime_ns] for rel, e in sorted(self.entries.items())}
         value = {"out": str(self.out_dir), "files": files}
-        write_signed(self.location(site_root), KIND, VERSION, value, floats=False)
+        write_signed(self.location(site_root), KIND, VERSION, value, nonfinite=False)

@@ -136,13 +136,18 @@ class Staging:
         """
         files = {MARKER: self.put(MARKER, MARKER_TEXT), **files}
         manifest = Manifest(self.out_dir)
+        # a kept file keeps its entry (found intact when the plan kept it; a swap checks again
+        # as it links): all of them copied at once, then the made ones and the gone ones
+        gone = sorted(self.previous.entries.keys() - files.keys())
+        manifest.entries = dict(self.previous.entries)
+        for rel in gone:
+            del manifest.entries[rel]
+        staged = []  # the marker first
         for rel, out in files.items():
             if isinstance(out, Stored):
                 manifest.entries[rel] = out.entry
-            else:  # found intact when the plan kept it; a swap checks again as it links
-                manifest.entries[rel] = self.previous.entries[rel]
-        staged = [rel for rel, out in files.items() if _staged(out)]  # the marker first
-        gone = sorted(self.previous.entries.keys() - files.keys())
+                if out.staged:
+                    staged.append(rel)
         with _as_output_error() as failed:
             if self._in_place_ready() and self._targets_ready(staged, gone):
                 failed.partly = True
@@ -233,7 +238,7 @@ class Staging:
     def _complete(self, files: Mapping[str, Stored | Kept]) -> None:
         """Fill the staged tree with the files that were not staged: links to the old ones."""
         for rel, out in sorted(files.items()):
-            if _staged(out):
+            if isinstance(out, Stored) and out.staged:
                 continue
             self._folder(rel.rpartition("/")[0])
             _carry(self.previous, rel, self.root / rel)
@@ -291,10 +296,6 @@ def _is_folder(path: Path) -> bool:
         return stat.S_ISDIR(os.lstat(path).st_mode)
     except FileNotFoundError:
         return False
-
-
-def _staged(out: Stored | Kept) -> bool:
-    return isinstance(out, Stored) and out.staged
 
 
 def _safe(rel: str) -> bool:

@@ -20,6 +20,7 @@ too many segments, all live rows are written into one.
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import tempfile
 from collections.abc import Sequence
@@ -199,7 +200,7 @@ class LoadCache:
                 files[c.rel] = entry
         if self.on_disk:
             index = {"key": _json_key(self.key), "segments": segments, "files": files}
-            write_signed(self.folder / INDEX, KIND, VERSION, index)
+            write_signed(self.folder / INDEX, KIND, VERSION, index, nonfinite=False)
             prune(self.folder, SUFFIX, set(segments))
         # this object now holds what it kept: a process that builds again (the preview)
         # takes its next build's entries from here, without reading the index and segments
@@ -254,9 +255,20 @@ def _entry(c: Clean, segment: str, at: int) -> list | None:
         }
     except Exception:  # a value the tagged JSON does not know: not kept
         return None
-    if None in problems:
+    if None in problems or not _finite(fields):  # the index holds no NaN or infinity
         return None
     return [c.digest, c.rid, fields, c.count, problems, segment, at]
+
+
+def _finite(value: Any) -> bool:
+    """Whether a JSON-like value holds no NaN or infinity, however deep."""
+    if isinstance(value, float):
+        return math.isfinite(value)
+    if isinstance(value, dict):
+        return all(_finite(v) for v in value.values())
+    if isinstance(value, list | tuple):
+        return all(_finite(v) for v in value)
+    return True
 
 
 def _json_key(key: dict) -> Any:
