@@ -119,3 +119,66 @@ def test_a_build_notices_an_output_changed_by_hand(make_site, forks_from_few):
     assert page.read_text() != "edited by hand"
     assert build(root).rewritten == ()
     assert first.files == second.files
+
+
+def test_templates_compiled_by_the_child_are_not_parsed_here(
+    make_site, forks_from_few, monkeypatch
+):
+    import jinja2
+    import yaml
+
+    from conftest import config, sweep
+    from sitegen import render
+
+    root = make_site()
+    build(root)
+    parsed: list[str] = []
+    real = jinja2.Environment._parse
+    monkeypatch.setattr(
+        jinja2.Environment,
+        "_parse",
+        lambda self, source, name, filename: (
+            parsed.append(name) or real(self, source, name, filename)
+        ),
+    )
+    record = sweep(configs=[config(8, 64, 1234.5, 100.0)])
+    (root / "data/runs/lab/run.yaml").write_text(yaml.safe_dump(record))
+    render._environment.cache_clear()  # no template compiled by the builds before
+    result = build(root)
+    assert result.made and parsed == []  # every template came compiled from the child
+    (root / "data/runs/lab/run.yaml").write_text(yaml.safe_dump(sweep()))
+    render._environment.cache_clear()
+    monkeypatch.setattr(survey, "FORK_MIN_FILES", 10**9)  # no child: compiled here
+    assert build(root).made and parsed != []
+
+
+def test_a_template_the_child_compiled_from_other_source_is_compiled_here(
+    make_site, tmp_path, forks_from_few, monkeypatch
+):
+    """As if the template was edited after the child read it: its code is not used."""
+    import yaml
+
+    from conftest import config, sweep
+    from sitegen import render, templatecode
+
+    root = make_site()
+    build(root)
+    real = templatecode.compile_all
+
+    def stale(env):
+        handed = real(env)
+        for entry in handed.values():
+            entry[2] = entry[2].replace("<html", "<stale")  # other code, the old digest
+            entry[0] = "0" * 40  # of another source
+        return handed
+
+    monkeypatch.setattr(survey, "compile_all", stale)
+    record = sweep(configs=[config(8, 64, 1234.5, 100.0)])
+    (root / "data/runs/lab/run.yaml").write_text(yaml.safe_dump(record))
+    render._environment.cache_clear()
+    build(root)
+    fresh = build(root, tmp_path / "fresh", use_cache=False)
+    for page in fresh.out_dir.rglob("*.html"):
+        rel = page.relative_to(fresh.out_dir)
+        assert (root / "public" / rel).read_bytes() == page.read_bytes()
+        assert b"<stale" not in page.read_bytes()

@@ -101,7 +101,15 @@ def _build(
             staging.previous = previous
         scan = survey.scan() if use_cache else None
         rendered = render_outputs(
-            site_root, strict, use_cache, progress, reuse, True, staging.put, scan=scan
+            site_root,
+            strict,
+            use_cache,
+            progress,
+            reuse,
+            parallel=True,
+            store=staging.put,
+            scan=scan,
+            compiled=survey.compiled if use_cache else None,
         )
     progress.phase("write")
     # with the whole site still alive, each full collection would walk it again: the commit

@@ -27,6 +27,7 @@ from .records.loadcache import LoadMemo
 from .render import asset_files, check_templates, environment
 from .sitemap import robots_txt, sitemap_xml
 from .summaries import Summaries, SummaryMemo
+from .templatecode import Compiled, HandedCode
 from .views import Job, Keys, Sources, plan_jobs
 
 
@@ -78,6 +79,7 @@ def render_outputs(
     store: Callable[[str, bytes], Any] = keep_bytes,
     memo: Memo | None = None,
     scan: InputScan | None = None,
+    compiled: Callable[[], Compiled | None] | None = None,
 ) -> Rendered:
     """Every output of the site; a job that `reuse` can keep is given as KEPT, not made.
 
@@ -87,7 +89,7 @@ def render_outputs(
     nor written (sitegen check). With `parallel`, a big build makes its pages on every core.
     A `memo` keeps the load cache, summaries and briefs between builds of one process (the
     preview). A `scan` of the site's files made by this build saves the loader a look of its
-    own.
+    own; `compiled` hands over the templates compiled ahead (templatecode.py).
     """
     site_root = Path(site_root)
     progress = progress or Progress()
@@ -101,7 +103,7 @@ def render_outputs(
     if check_templates(site_root, problems):  # no template is read before this passes
         raise SiteError(problems.sorted())
     progress.phase("compute")
-    with _frozen():  # what loading made lives until the build ends
+    with _frozen(), contextlib.ExitStack() as stack:  # what loading made lives to the end
         briefs = None  # the last build's briefs, where kept on disk
         catalogs = site.shared_digests()  # what briefs are valid for, beside the code
         if memo is not None:
@@ -115,6 +117,9 @@ def render_outputs(
             summaries = Summaries(site, briefs.entries if briefs else None)
         src = Sources(site, summaries, content)
         env = environment(site_root)
+        if compiled is not None and env.bytecode_cache is None:  # for this build only
+            env.bytecode_cache = HandedCode(compiled)
+            stack.callback(setattr, env, "bytecode_cache", None)
         nav_pages = sorted(content.pages)
         with paused():  # tens of thousands of jobs and keys, no cycles
             jobs = plan_jobs(src, Keys(src, env, nav_pages))

@@ -6,7 +6,8 @@ outputs are still on disk as it left them (Manifest.intact: 67,800 lstats, 0.25-
 are answered by a child forked as soon as the last build's manifest is read, while this process
 reads its job records and imports what making pages needs (pandas, the templates' engine:
 0.8 s); the machine's other core would idle otherwise. The child sends the scan, then the
-names of the outputs not intact (usually none), as JSON frames on a pipe, and exits.
+names of the outputs not intact (usually none), as JSON frames on a pipe; then it compiles the
+site's templates for the pages the build will make (templatecode.py), and exits.
 
 Where a process cannot be forked, or the child fails in any way, each question is answered here
 when it is asked: the answers are the same either way.
@@ -26,6 +27,9 @@ from types import TracebackType
 from .fingerprint import InputScan, scan_inputs
 from .forking import can_fork
 from .manifest import Manifest
+from .records.problems import Problems
+from .render import check_templates, environment
+from .templatecode import Compiled, compile_all
 
 FORK_MIN_FILES = 4096  # fewer outputs: both are answered here sooner than a child is heard
 _LENGTH = 8  # bytes of a frame's length, before its JSON
@@ -40,8 +44,9 @@ class Survey:
     """The site's inputs and the last build's outputs, looked at once; a context that ends the
     child if the build stops before asking.
 
-    The child sends three frames: the inputs' digest (small: all a build with nothing to do
-    needs, with the next), the outputs not intact, then every file's digest (for the loader).
+    The child sends four frames: the inputs' digest (small: all a build with nothing to do
+    needs, with the next), the outputs not intact, every file's digest (for the loader), then
+    the site's templates compiled (templatecode.py: for the pages to make).
     """
 
     def __init__(self, site_root: Path, options: str, manifest: Manifest, fork: bool = True):
@@ -112,8 +117,14 @@ class Survey:
             if scan is None and head is not _NULL:
                 scan = scan_inputs(self.site_root, self.options)
             self._scan = (scan,)
-            self.close()  # all it had to say was said
         return self._scan[0]
+
+    def compiled(self) -> Compiled | None:
+        """The site's templates as the child compiled them (templatecode.compile_all); None
+        if it did not (a template folder with a problem, or no child)."""
+        frame = self._frame(3)
+        self.close()  # all it had to say was said
+        return frame if isinstance(frame, dict) else None
 
     def close(self) -> None:
         """End the child (killed if it is still at work: nothing it does is needed then)."""
@@ -185,6 +196,9 @@ def _start_child(site_root: Path, options: str, manifest: Manifest) -> tuple[int
             _send(write_end, head)
             _send(write_end, not_intact(manifest))
             _send(write_end, scan.files if scan is not None else None)
+            # templates only from a site whose files may all be read (as the build checks)
+            readable = scan is not None and not check_templates(site_root, Problems())
+            _send(write_end, compile_all(environment(site_root)) if readable else None)
             status = 0
         finally:
             os._exit(status)  # no exit handlers, no buffers of the parent's flushed twice
