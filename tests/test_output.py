@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from sitegen import output
-from sitegen.manifest import digest
+from sitegen.filedigests import file_digest as digest
 from sitegen.output import MARKER, MARKER_TEXT, unsafe_out, write_tree
 
 

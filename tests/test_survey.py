@@ -11,8 +11,9 @@ import pytest
 
 from sitegen import survey
 from sitegen.build import build
+from sitegen.filedigests import file_digest as digest
 from sitegen.fingerprint import scan_inputs
-from sitegen.manifest import Entry, Manifest, digest
+from sitegen.manifest import Entry, Manifest
 from sitegen.survey import Survey, not_intact
 
 

@@ -12,7 +12,6 @@ ignored (every file is then written), never trusted.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import stat
 from pathlib import Path
@@ -25,10 +24,6 @@ from .layout import SiteLayout
 KIND = "output"
 VERSION = 1
 NAME = "output.json"
-
-
-def digest(data: bytes) -> str:
-    return hashlib.blake2b(data, digest_size=20).hexdigest()
 
 
 class Entry(NamedTuple):  # a tuple: a manifest holds one per output file

@@ -40,8 +40,9 @@ try:
 except ImportError:  # not POSIX: builds into one folder are not kept apart
     fcntl = None  # type: ignore[assignment]
 
+from .filedigests import file_digest as digest
 from .layout import SiteLayout
-from .manifest import Entry, Manifest, digest
+from .manifest import Entry, Manifest
 
 # how a staged file is opened: made, or emptied if staged before (the staging folder is this
 # build's own, and no link is followed into it)
