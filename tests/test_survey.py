@@ -98,7 +98,7 @@ def test_a_child_that_fails_is_replaced_by_a_check_here(
     monkeypatch.setattr(survey, "not_intact", not_intact)  # the check here is the real one
     assert found.digest() == scan_inputs(root, "x").digest  # sent before the check failed
     assert found.changed() == changed
-    assert found.scan() == scan_inputs(root, "x")  # never sent: made here
+    assert found.scan() == scan_inputs(root, "x")  # sent too, before the check
 
 
 def test_a_child_never_asked_is_ended(make_site, tmp_path, forks_from_few):

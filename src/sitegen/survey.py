@@ -44,16 +44,17 @@ class Survey:
     """The site's inputs and the last build's outputs, looked at once; a context that ends the
     child if the build stops before asking.
 
-    The child sends four frames: the inputs' digest (small: all a build with nothing to do
-    needs, with the next), the outputs not intact, every file's digest (for the loader), then
-    the site's templates compiled (templatecode.py: for the pages to make).
+    The child sends four frames: the inputs' digest (small), every file's digest (for the
+    loader, which needs it before the next), the outputs not intact (with the digest, all a
+    build with nothing to do needs: it never decodes the second), then the site's templates
+    compiled (templatecode.py: for the pages to make). A frame is decoded when asked for.
     """
 
     def __init__(self, site_root: Path, options: str, manifest: Manifest, fork: bool = True):
         self.site_root = site_root
         self.options = options
         self.manifest = manifest
-        self._heard: list[object] = []  # the child's frames so far, decoded
+        self._heard: list[bytes] = []  # the child's frames so far, as it wrote them
         self._pending = bytearray()  # what it wrote of the next one
         self._child: tuple[int, int] | None = None  # (pid, the pipe's reading end)
         self._digest: tuple[str | None] | None = None
@@ -93,7 +94,7 @@ class Survey:
     def changed(self) -> frozenset[str]:
         """The names of the last build's outputs that are missing or changed since."""
         if self._changed is None:
-            names = self._frame(1)
+            names = self._frame(2)
             if not (isinstance(names, list) and all(isinstance(n, str) for n in names)):
                 names = not_intact(self.manifest)
             self._changed = frozenset(names)
@@ -110,7 +111,7 @@ class Survey:
     def scan(self) -> InputScan | None:
         """fingerprint.scan_inputs of the site, as the child found it, or as found here now."""
         if self._scan is None:
-            head, files = self._frame(0), self._frame(2)
+            head, files = self._frame(0), self._frame(1)
             scan = None
             if isinstance(head, dict):
                 scan = InputScan.from_json(self.site_root, {**head, "files": files})
@@ -138,10 +139,17 @@ class Survey:
         _reap(pid)
 
     def _frame(self, index: int) -> object | None:
-        """The child's frame `index` (_NULL for a JSON null); None if it did not send it."""
+        """The child's frame `index`, decoded (_NULL for a JSON null); None if it did not send
+        it, or sent what is not JSON."""
         while len(self._heard) <= index and self._child is not None:
             self._read(block=True)
-        return self._heard[index] if index < len(self._heard) else None
+        if index >= len(self._heard):
+            return None
+        try:
+            value = json.loads(self._heard[index])
+        except ValueError:
+            return None
+        return _NULL if value is None else value
 
     def _read(self, block: bool) -> None:
         """Take what the child wrote (waiting for some if `block`), frame by frame."""
@@ -161,19 +169,15 @@ class Survey:
             size = int.from_bytes(self._pending[:_LENGTH], "big")
             if len(self._pending) < _LENGTH + size:
                 break
-            try:
-                value = json.loads(bytes(self._pending[_LENGTH : _LENGTH + size]))
-            except ValueError:
-                value = _BROKEN
-            self._heard.append(_NULL if value is None else value)
+            self._heard.append(bytes(self._pending[_LENGTH : _LENGTH + size]))
             del self._pending[: _LENGTH + size]
 
 
-class _Frame:
-    """A frame that held JSON null (the scan found a file it must not read), or no JSON."""
+class _Null:
+    """A frame that held JSON null: the scan found a file it must not read."""
 
 
-_NULL, _BROKEN = _Frame(), _Frame()
+_NULL = _Null()
 
 
 def _start_child(site_root: Path, options: str, manifest: Manifest) -> tuple[int, int] | None:
@@ -194,8 +198,8 @@ def _start_child(site_root: Path, options: str, manifest: Manifest) -> tuple[int
             scan = scan_inputs(site_root, options)
             head = {"digest": scan.digest, "plain": scan.plain} if scan is not None else None
             _send(write_end, head)
-            _send(write_end, not_intact(manifest))
             _send(write_end, scan.files if scan is not None else None)
+            _send(write_end, not_intact(manifest))
             # templates only from a site whose files may all be read (as the build checks)
             readable = scan is not None and not check_templates(site_root, Problems())
             _send(write_end, compile_all(environment(site_root)) if readable else None)
