@@ -36,3 +36,21 @@ def test_usage_errors_and_help_keep_their_status():
     assert sitegen("build", "--no-such-option").returncode == 2
     shown = sitegen("--help")
     assert shown.returncode == 0 and "build" in shown.stdout
+
+
+def test_a_build_of_a_few_edited_files_does_not_import_pandas(make_site):
+    """pandas (0.3 s to import) only where many rows need its hash tables."""
+    root = make_site()
+    assert sitegen("build", "--site", str(root)).returncode == 0
+    run = root / "data/runs/lab/run.yaml"
+    run.write_text(run.read_text().replace("1000.0", "1001.0", 1))
+    code = (
+        "import sys; from sitegen.build import build; r = build(sys.argv[1]);"
+        "print(len(r.made), 'pandas' in sys.modules)"
+    )
+    env = {**os.environ, "PYTHONPATH": f"{SRC}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(root)], capture_output=True, text=True, env=env
+    )
+    made, pandas = done.stdout.split()
+    assert int(made) > 0 and pandas == "False", done.stderr

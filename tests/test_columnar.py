@@ -203,3 +203,25 @@ def test_a_list_where_text_goes_is_a_problem_of_its_file(make_site) -> None:
     assert [str(p) for p in problems.sorted() if "odd.yaml" in str(p)] == [
         "data/runs/lab/odd.yaml:17: configs[0].spec_decoding: expected a string, got a list"
     ]
+
+
+_CELLS = st.sampled_from([None, float("nan"), 0.0, -0.0, 1.0, 2.0, "x", "y", True, False])
+
+
+@given(st.lists(st.tuples(st.integers(0, 2), _CELLS, _CELLS), max_size=30))
+def test_duplicated_rows_is_pandas_duplicated(rows):
+    """The dict that finds duplicate configs in a few rows against pandas, which finds them
+    in many: None and NaN alike, 0.0 and -0.0 alike."""
+    import numpy as np
+    import pandas as pd
+
+    from sitegen.records.columnar import duplicated_rows
+
+    owner = np.array([r[0] for r in rows], dtype=np.int64)
+    a = np.array([r[1] for r in rows], dtype=object)
+    b = np.array([r[2] for r in rows], dtype=object)
+    expected = pd.DataFrame({"file": owner, "a": a, "b": b}).duplicated(keep=False).to_numpy()
+    assert duplicated_rows([owner, a, b]).tolist() == expected.tolist()
+    floats = np.array([r[1] if isinstance(r[1], float) else 1.5 for r in rows], dtype=np.float64)
+    expected = pd.DataFrame({"file": owner, "f": floats}).duplicated(keep=False).to_numpy()
+    assert duplicated_rows([owner, floats]).tolist() == expected.tolist()

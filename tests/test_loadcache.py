@@ -9,6 +9,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from conftest import config, sweep
 from sitegen import filedigests
@@ -440,3 +442,17 @@ def test_an_entry_holding_nan_or_an_infinity_is_not_kept(odd):
 
     assert entry(odd) is None
     assert entry(1.5) == ["d" * 40, "a", {"x": 1.5}, 1, [], "s", 0]
+
+
+@given(st.lists(st.sampled_from(["a", "b", "", "x y", True, False]), max_size=40))
+def test_factorize_is_pandas_factorize(values):
+    import pandas as pd
+
+    from sitegen.records.loadcache import factorize
+
+    column = np.array(values, dtype=object)
+    codes, uniques = factorize(column)
+    expected_codes, expected_uniques = pd.factorize(column)
+    assert codes.tolist() == expected_codes.tolist()
+    assert uniques == expected_uniques.tolist()
+    assert [type(u) for u in uniques] == [type(u) for u in expected_uniques.tolist()]

@@ -178,3 +178,22 @@ def test_summary_of_a_curve_with_ties_failures_and_an_older_date(make_site):
     )
     assert summary.fastest_tpot["parallelism"] == "TP4"
     assert (summary.configs, summary.current_runs, summary.older_runs) == (4, ("a", "b"), ("old",))
+
+
+FLOATS = st.sampled_from([0.0, -0.0, 1.0, 2.5, -3.0, float("nan"), float("inf"), -float("inf")])
+
+
+@given(st.lists(st.tuples(st.integers(0, 3), FLOATS), max_size=40))
+def test_running_max_is_pandas_cummax_by_group(rows):
+    """tables.running_max against the pandas expression it replaced: the same values, NaN
+    where pandas has NaN (a zero's sign may differ: beats_the_rest only compares)."""
+    import pandas as pd
+
+    from sitegen.tables import running_max
+
+    rows.sort(key=lambda r: r[0])  # groups are runs of one value
+    group = np.array([g for g, _ in rows], dtype=np.int64)
+    values = np.array([v for _, v in rows], dtype=np.float64)
+    expected = pd.Series(values).groupby(group, sort=False).cummax().to_numpy()
+    got = running_max(values, group)
+    assert np.array_equal(got, expected.astype(np.float64), equal_nan=True)

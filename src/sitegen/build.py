@@ -17,7 +17,7 @@ from .progress import Progress
 from .records import Problem, Problems, SiteError
 from .survey import Survey
 
-# made by outputs.py, which imports numpy, pandas and the templates: only when there is work
+# made by outputs.py, which imports numpy, pyarrow and the templates: only when there is work
 _OUTPUTS = ("Rendered", "Reuse", "render_outputs", "render_site")
 
 
@@ -92,7 +92,7 @@ def _build(
         unchanged = last is not None and inputs is not None and last.inputs == inputs
         if unchanged and survey.all_intact():
             return _nothing_to_do(out, previous, last)
-        from .outputs import Reuse, render_outputs  # numpy, pandas, templates: only for work
+        from .outputs import Reuse, render_outputs  # numpy, pyarrow, templates: only for work
 
         reuse = None
         if last is not None:
@@ -130,7 +130,7 @@ def _build(
 
 # what making pages imports, heaviest first: imported while the survey's child looks at the
 # site, as a build with work to do needs them (one with nothing to do waits for one at most)
-_WORK_MODULES = ("numpy", "pandas", "jinja2", "markdown_it", "sitegen.outputs")
+_WORK_MODULES = ("numpy", "jinja2", "markdown_it", "sitegen.outputs")
 
 
 def _import_while(waiting: Callable[[], bool]) -> None:

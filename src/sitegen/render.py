@@ -21,7 +21,7 @@ from .records.yamlpos import ParseError, decode
 from .reproducible import NotReproducible, page_address, printable
 from .sitefiles import SiteFiles
 
-if TYPE_CHECKING:  # the views import numpy and pandas, which rendering itself does not need
+if TYPE_CHECKING:  # the views import numpy, which rendering itself does not need
     from .views import Page
 
 ASSETS = "assets"

@@ -4,10 +4,10 @@ Two questions decide how much a rebuild does: did any input change (fingerprint.
 a walk and a stat of every site file, 0.4 s at 2,000 pairs), and which of the last build's
 outputs are still on disk as it left them (Manifest.intact: 67,800 lstats, 0.25-0.45 s). Both
 are answered by a child forked as soon as the last build's manifest is read, while this process
-reads its job records and imports what making pages needs (pandas, the templates' engine:
-0.8 s); the machine's other core would idle otherwise. The child sends the scan, then the
-names of the outputs not intact (usually none), as JSON frames on a pipe; then it compiles the
-site's templates for the pages the build will make (templatecode.py), and exits.
+reads its job records and imports what making pages needs (numpy, pyarrow, the templates'
+engine: 0.5 s); the machine's other core would idle otherwise. The child sends the scan and
+the names of the outputs not intact (usually none) as JSON frames on a pipe; then it compiles
+the site's templates for the pages the build will make (templatecode.py), and exits.
 
 Where a process cannot be forked, or the child fails in any way, each question is answered here
 when it is asked: the answers are the same either way.

@@ -9,7 +9,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
 from . import energy, frontier
 from .energy import Energy, Power
@@ -257,11 +256,28 @@ def beats_the_rest(values: np.ndarray, starts: np.ndarray) -> np.ndarray:
     """
     n = len(values)
     span = np.repeat(np.arange(len(starts)), np.diff(np.append(starts, n)))
-    backwards = values[::-1]
-    best = pd.Series(backwards).groupby(span[::-1], sort=False).cummax().to_numpy()
+    best = running_max(values[::-1], span[::-1])
     before = np.concatenate(([-np.inf], best[:-1]))  # the best of the values after each
     before[n - np.append(starts[1:], n)] = -np.inf  # a span's last value: nothing after it
-    return (backwards > before)[::-1]
+    return (values[::-1] > before)[::-1]
+
+
+def running_max(values: np.ndarray, group: np.ndarray) -> np.ndarray:
+    """Each value's maximum with those before it in its group (groups are runs of equal
+    `group`), NaN skipped and kept where it stands: the values of pandas'
+    groupby(group).cummax() (a zero's sign aside), in numpy alone: pandas is imported only
+    where a build needs it, and a one-edit build's summaries do not."""
+    nan = np.isnan(values)
+    best = np.where(nan, -np.inf, values)
+    step = 1
+    while step < len(best):  # each value takes the best of the 2**k before it in its group
+        same = group[step:] == group[:-step]
+        if not same.any():
+            break
+        np.maximum(best[step:], np.where(same, best[:-step], -np.inf), out=best[step:])
+        step *= 2
+    best[nan] = np.nan
+    return best
 
 
 def _day_ranks(sweeps: list[SweepRun]) -> tuple[list[tuple[CurveKey, dt.date]], np.ndarray]:

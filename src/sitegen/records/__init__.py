@@ -25,7 +25,7 @@ _LOADING = ("check_run", "load_site", "run_id")
 
 
 def __getattr__(name: str) -> Any:
-    """Loading brings in numpy and pandas: imported when first used, not by every command
+    """Loading brings in numpy and pyarrow: imported when first used, not by every command
     (a build with nothing to do, `sitegen --help`)."""
     if name in _LOADING:
         from . import load

@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from .. import sitefiles  # the module: it imports records.problems, records imports it
 from ..cachetrust import cache_folder
@@ -345,6 +344,8 @@ def _same_configs(runs: list[Run], table: ConfigTable) -> dict[tuple, list[tuple
     sweeps = [r for r in runs if id(r) in shared]  # in file order, as the runs are
     if not sweeps:
         return {}
+    import pandas as pd  # only for a site whose files share runs: most do not
+
     order, lengths, index = columnar.run_rows(sweeps)
     frame = pd.DataFrame({k: table.columns[k][order] for k in schema.CONFIG_KEY})
     for name in IDENTITY:

@@ -29,7 +29,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 import pyarrow.ipc
 
@@ -37,7 +36,7 @@ from ..cachefile import prune, read_signed, write_signed
 from ..codeversion import code_version
 from ..filedigests import file_digest
 from . import parsecache
-from .columnar import COLUMNS, FLOAT_COLUMNS
+from .columnar import COLUMNS, FEW_ROWS, FLOAT_COLUMNS
 from .problems import ERROR, WARNING, Problem
 
 KIND = "loaded"
@@ -227,12 +226,12 @@ class LoadCache:
             if name in FLOAT_COLUMNS:
                 if len(col) and (col.view(np.uint64) == _NAN_BITS).all():
                     continue  # absent everywhere: made again on reading
-                arrays.append(pa.array(col, type=pa.float64()))
+                arrays.append(_arrow_of(np.ascontiguousarray(col, dtype=np.float64)))
             else:
                 codes, values[name] = _codes(col)
-                arrays.append(pa.array(codes))
+                arrays.append(_arrow_of(codes))
             names.append(name)
-        batch = pa.record_batch(arrays, names=names)
+        batch = pa.RecordBatch.from_arrays(arrays, names=names)
         sink = pa.BufferOutputStream()
         with pa.ipc.new_file(sink, batch.schema) as writer:
             writer.write_batch(batch)
@@ -276,13 +275,57 @@ def _json_key(key: dict) -> Any:
     return {"version": VERSION, "code": key["code"], "catalogs": [list(p) for p in key["catalogs"]]}
 
 
+# pyarrow's own conversions (pa.array, to_numpy) import pandas to look for its types: these
+# take a column's buffer as it is, and a build with a few files to load never imports pandas
+_ARROW_TYPES = {
+    np.dtype(np.float64): pa.float64(),
+    np.dtype(np.uint8): pa.uint8(),
+    np.dtype(np.int32): pa.int32(),
+}
+
+
+def _arrow_of(column: np.ndarray) -> pa.Array:
+    """A numpy column (float64, uint8, int32, contiguous) as an Arrow array of its buffer."""
+    return pa.Array.from_buffers(
+        _ARROW_TYPES[column.dtype], len(column), [None, pa.py_buffer(column)]
+    )
+
+
+def _numpy_of(column: pa.ChunkedArray) -> np.ndarray:
+    """A column read from a segment (one chunk, no nulls, of a type _arrow_of writes) as a
+    read-only numpy array over its buffer; ValueError for anything else."""
+    dtype = next((d for d, t in _ARROW_TYPES.items() if t == column.type), None)
+    if dtype is None:
+        raise ValueError(f"a column of {column.type}")
+    if len(column) == 0:
+        return np.zeros(0, dtype=dtype)
+    if column.num_chunks != 1 or column.null_count:
+        raise ValueError("a column of another shape")
+    chunk = column.chunk(0)
+    offset = chunk.offset * dtype.itemsize
+    return np.frombuffer(chunk.buffers()[1], dtype=dtype, count=len(chunk), offset=offset)
+
+
+def factorize(column: np.ndarray) -> tuple[np.ndarray, list]:
+    """Each value's code (its distinct values numbered as first found) and those values:
+    pd.factorize, by a dict for a few rows (pandas' import costs more than their work)."""
+    if len(column) >= FEW_ROWS:
+        import pandas as pd  # for many rows: its hash tables
+
+        found, uniques = pd.factorize(column)  # the column's own objects, by hash
+        return found, uniques.tolist()
+    codes: dict[Any, int] = {}
+    found = np.array([codes.setdefault(v, len(codes)) for v in column.tolist()], dtype=np.intp)
+    return found, list(codes)
+
+
 def _codes(column: np.ndarray) -> tuple[np.ndarray, list]:
     """An object column (text, booleans, None) as codes into a list of its values, None first.
 
     Raises ValueError for a column holding anything else."""
     absent = np.equal(column, None)
-    found, uniques = pd.factorize(column[~absent])  # the column's own objects, by hash
-    values = [None, *uniques.tolist()]
+    found, uniques = factorize(column[~absent])
+    values = [None, *uniques]
     if not all(type(v) in (str, bool) for v in values[1:]):
         raise ValueError("a column of other values")
     codes = np.zeros(len(column), dtype=np.uint8 if len(values) <= 256 else np.int32)
@@ -303,7 +346,7 @@ def _columns_of(raw: bytes, seg: dict) -> dict[str, np.ndarray]:
                 raise ValueError(f"no column {name}")
             out[name] = np.full(rows, np.nan)
             continue
-        col = table.column(name).to_numpy()
+        col = _numpy_of(table.column(name))
         if name in FLOAT_COLUMNS:
             if col.dtype != np.float64:
                 raise ValueError(f"column {name} is {col.dtype}")
