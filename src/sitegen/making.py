@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import multiprocessing
+import multiprocessing.pool
 import os
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -34,12 +35,18 @@ from .views import Job, Page, Sources
 # flagship, 770 jobs: 2.9-3.4 s cold in one process, 1.9-2.2 s on 2 cores from 200)
 PARALLEL_FROM_JOBS = 200
 CHUNK_JOBS = 64
+# the last TAIL_CHUNKS chunks a worker of each pool would make are cut into chunks of
+# TAIL_CHUNK_JOBS (a card's chunk of 64 is some 0.15 s, a pair page's 0.6 s)
+TAIL_CHUNKS = 2
+TAIL_CHUNK_JOBS = 16
 # a worker makes this many chunks, then a fresh one is forked in its place: what the worker
 # copied of the plan as it touched it, and what its caches filled, go with it (each worker of
 # a 4,000-pair build grew to 400 MB of its own). Not much more often: a new worker copies
 # again what its first chunks touch (at 2,000 pairs 125 MB in its first 25 chunks, 235 MB
 # after 250), about half a second of CPU each time
 CHUNKS_PER_WORKER = 128
+
+Bounds = tuple[int, int]  # of a chunk of jobs: the first's index, one past the last's
 
 
 def keep_bytes(rel: str, data: bytes) -> bytes:
@@ -84,6 +91,14 @@ class Maker:
             self.charts.places()
         if self.src.site.config.cards:
             cards.warm()
+
+    def summarise(self) -> None:
+        """Every pair's summaries and briefs, made here once for the workers forked after to
+        inherit (each would otherwise make those its pages read, most of them), then out of
+        the cycle collector's sight as the plan is."""
+        self.src.pairs.everything()
+        self.src.pairs.briefs()
+        gc.freeze()
 
     def make(self, jobs: Sequence[Job], progress: Progress | None = None) -> Made:
         """Views of every job; then, unless editors' copy failed, their charts and pages."""
@@ -135,7 +150,7 @@ _MAKER: Maker | None = None  # the plan a forked worker inherits
 _JOBS: Sequence[Job] = ()
 
 
-def _make_chunk(bounds: tuple[int, int]) -> Made:
+def _make_chunk(bounds: Bounds) -> Made:
     """A worker's chunk of jobs, made with the cycle collector paused, then one collection of
     the young objects: what its jobs left in cycles (some 2 MB a chunk, Jinja's) is freed
     once a chunk, not by some 20 collections along the way (a third of their cost)."""
@@ -147,35 +162,90 @@ def _make_chunk(bounds: tuple[int, int]) -> Made:
     return made
 
 
-def _chunks(total: int) -> Iterator[tuple[int, int]]:
-    for start in range(0, total, CHUNK_JOBS):
-        yield start, min(start + CHUNK_JOBS, total)
+def _spans(jobs: Sequence[Job]) -> Iterator[tuple[bool, int, int]]:
+    """(reads_summaries, start, stop) of each longest stretch of jobs that agree on it."""
+    start = 0
+    for index in range(1, len(jobs) + 1):
+        if index == len(jobs) or jobs[index].reads_summaries != jobs[start].reads_summaries:
+            yield jobs[start].reads_summaries, start, index
+            start = index
+
+
+def _chunks(start: int, stop: int, size: int = CHUNK_JOBS) -> list[Bounds]:
+    return [(a, min(a + size, stop)) for a in range(start, stop, size)]
+
+
+def chunks(jobs: Sequence[Job], workers: int) -> tuple[list[Bounds], list[Bounds]]:
+    """The chunks of the jobs that read no summaries, and of the others, each in plan order
+    and each ending in smaller chunks: the last one handed out to a pool is then short, and
+    no core waits long at the end for another."""
+    free: list[Bounds] = []
+    rest: list[Bounds] = []
+    for reads, start, stop in _spans(jobs):
+        (rest if reads else free).extend(_chunks(start, stop))
+    return _tapered(free, workers), _tapered(rest, workers)
+
+
+def _tapered(bounds: list[Bounds], workers: int) -> list[Bounds]:
+    """`bounds` with its last TAIL_CHUNKS chunks a worker cut into chunks of TAIL_CHUNK_JOBS."""
+    tail = min(len(bounds), TAIL_CHUNKS * workers)
+    cut = [
+        small for a, b in bounds[len(bounds) - tail :] for small in _chunks(a, b, TAIL_CHUNK_JOBS)
+    ]
+    return bounds[: len(bounds) - tail] + cut
 
 
 def make_all(maker: Maker, jobs: Sequence[Job], progress: Progress, workers: int = 1) -> Made:
-    """Make `jobs` with `workers` processes (1: here, in order)."""
+    """Make `jobs` with `workers` processes (1: here, in order).
+
+    Workers forked first make the jobs that read no summaries while this process summarises
+    every pair, once; then workers forked after it, which inherit the summaries, make the
+    others. Their results are added in plan order, as if made here."""
     if workers <= 1:
         made = maker.make(jobs, progress)
         maker.charts.flush()
         return made
     global _MAKER, _JOBS
     _MAKER, _JOBS = maker, jobs
-    made = Made()
     progress.phase("make", len(jobs))
     # the plan's objects out of the collector's sight (outputs.py thaws them when the build
     # is done): a worker's collections would otherwise write to every one of them, copying the
     # memory it shares with this process page by page
     maker.warm()  # here, once: every worker forked inherits it
     gc.freeze()
+    free, rest = chunks(jobs, workers)
+    parts: dict[Bounds, Made] = {}
     try:
-        context = multiprocessing.get_context("fork")
-        with context.Pool(workers, maxtasksperchild=CHUNKS_PER_WORKER) as pool:
-            for bounds, part in zip(
-                _chunks(len(jobs)), pool.imap(_make_chunk, _chunks(len(jobs))), strict=True
-            ):
-                made.add(part)
-                for _ in range(bounds[1] - bounds[0]):
-                    progress.step()
+        if free:
+            with _pool(workers) as pool:
+                early = pool.imap(_make_chunk, free)
+                if rest:
+                    maker.summarise()  # while the workers make the first chunks
+                _collect(free, early, parts, progress)
+        elif rest:
+            maker.summarise()
+        if rest:
+            with _pool(workers) as pool:
+                _collect(rest, pool.imap(_make_chunk, rest), parts, progress)
     finally:
         _MAKER, _JOBS = None, ()
+    made = Made()
+    for bounds in sorted(parts):
+        made.add(parts.pop(bounds))
     return made
+
+
+def _pool(workers: int) -> multiprocessing.pool.Pool:
+    return multiprocessing.get_context("fork").Pool(workers, maxtasksperchild=CHUNKS_PER_WORKER)
+
+
+def _collect(
+    bounds: list[Bounds],
+    results: Iterator[Made],
+    parts: dict[Bounds, Made],
+    progress: Progress,
+) -> None:
+    for chunk, part in zip(bounds, results, strict=True):
+        parts[chunk] = part
+        for _ in range(chunk[1] - chunk[0]):
+            progress.step()
