@@ -236,7 +236,12 @@ def make_all(maker: Maker, jobs: Sequence[Job], progress: Progress, workers: int
 
 
 def _pool(workers: int) -> multiprocessing.pool.Pool:
-    return multiprocessing.get_context("fork").Pool(workers, maxtasksperchild=CHUNKS_PER_WORKER)
+    """Workers forked now, each replaced after CHUNKS_PER_WORKER chunks of CHUNK_JOBS: its
+    share of a pool's small last chunks counts for no more than the chunks they were cut
+    from (a replacement forked for those alone would cost more than they do)."""
+    small = TAIL_CHUNKS * max(CHUNK_JOBS // TAIL_CHUNK_JOBS - 1, 0)
+    tasks = CHUNKS_PER_WORKER + small
+    return multiprocessing.get_context("fork").Pool(workers, maxtasksperchild=tasks)
 
 
 def _collect(
