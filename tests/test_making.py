@@ -47,18 +47,15 @@ class _Charts:
 
 
 class _Maker:
-    """Makes a job's name its one file; counts the summaries made."""
+    """Makes a job's name its one file; counts its warming (the summaries, the templates)."""
 
     charts = _Charts()
 
     def __init__(self) -> None:
-        self.summarised = 0
+        self.warmed = 0
 
     def warm(self) -> None:
-        pass
-
-    def summarise(self) -> None:
-        self.summarised += 1
+        self.warmed += 1
 
     def make(self, jobs, progress=None) -> Made:
         return Made(files={job.name: job.name for job in jobs})
@@ -66,14 +63,15 @@ class _Maker:
 
 @pytest.mark.skipif(not FORK, reason="workers are forked")
 @pytest.mark.parametrize("free", [range(0), range(3, 40), range(100)])
-def test_every_core_makes_the_jobs_in_plan_order_and_summarises_once(free, monkeypatch):
+def test_every_core_makes_the_jobs_in_plan_order_and_warms_once(free, monkeypatch):
     monkeypatch.setattr(making, "CHUNK_JOBS", 4)
     jobs = _jobs(free, 100)
     maker = _Maker()
     made = making.make_all(maker, jobs, Progress(), workers=2)  # type: ignore[arg-type]
     assert list(made.files) == [job.name for job in jobs]
-    # made once here for the workers forked after to inherit, unless no job reads them
-    assert maker.summarised == (0 if len(free) == len(jobs) else 1)
+    # once here for the workers forked after to inherit, unless none is: those forked before
+    # make the jobs that read no summaries with what they make for themselves
+    assert maker.warmed == (0 if len(free) == len(jobs) else 1)
 
 
 def test_the_jobs_said_to_read_no_summaries_read_none(make_site):

@@ -82,8 +82,10 @@ class Maker:
     def warm(self) -> None:
         """What every worker would make for itself, made here once before they are forked:
         every page template compiled (one that fails is left to its page, whose render
-        reports it with its line), the chart cache's indexes read, and the card drawer's
-        tables where cards are drawn."""
+        reports it with its line), the chart cache's indexes read, the card drawer's tables
+        where cards are drawn, and every pair's summaries and briefs (each worker would
+        otherwise make those its pages read, most of them); then all of it out of the cycle
+        collector's sight, as the plan is."""
         for name in self.env.list_templates(filter_func=lambda name: name.endswith(".html")):
             with contextlib.suppress(jinja2.TemplateError, UnicodeDecodeError):
                 self.env.get_template(name)
@@ -91,11 +93,6 @@ class Maker:
             self.charts.places()
         if self.src.site.config.cards:
             cards.warm()
-
-    def summarise(self) -> None:
-        """Every pair's summaries and briefs, made here once for the workers forked after to
-        inherit (each would otherwise make those its pages read, most of them), then out of
-        the cycle collector's sight as the plan is."""
         self.src.pairs.everything()
         self.src.pairs.briefs()
         gc.freeze()
@@ -198,9 +195,10 @@ def _tapered(bounds: list[Bounds], workers: int) -> list[Bounds]:
 def make_all(maker: Maker, jobs: Sequence[Job], progress: Progress, workers: int = 1) -> Made:
     """Make `jobs` with `workers` processes (1: here, in order).
 
-    Workers forked first make the jobs that read no summaries while this process summarises
-    every pair, once; then workers forked after it, which inherit the summaries, make the
-    others. Their results are added in plan order, as if made here."""
+    Workers forked first make the jobs that read no summaries while this process warms what
+    the others need (Maker.warm: the summaries, the templates); then workers forked after,
+    which inherit it, make the others. Their results are added in plan order, as if made
+    here."""
     if workers <= 1:
         made = maker.make(jobs, progress)
         maker.charts.flush()
@@ -211,19 +209,18 @@ def make_all(maker: Maker, jobs: Sequence[Job], progress: Progress, workers: int
     # the plan's objects out of the collector's sight (outputs.py thaws them when the build
     # is done): a worker's collections would otherwise write to every one of them, copying the
     # memory it shares with this process page by page
-    maker.warm()  # here, once: every worker forked inherits it
     gc.freeze()
     free, rest = chunks(jobs, workers)
     parts: dict[Bounds, Made] = {}
     try:
-        if free:
+        if free:  # their workers compile the few templates they use for themselves
             with _pool(workers) as pool:
                 early = pool.imap(_make_chunk, free)
                 if rest:
-                    maker.summarise()  # while the workers make the first chunks
+                    maker.warm()  # while the workers make the first chunks
                 _collect(free, early, parts, progress)
         elif rest:
-            maker.summarise()
+            maker.warm()
         if rest:
             with _pool(workers) as pool:
                 _collect(rest, pool.imap(_make_chunk, rest), parts, progress)
