@@ -34,7 +34,8 @@ def test_chunks_part_the_jobs_by_what_they_read_and_end_small():
     assert made == list(range(500))  # every job once
     assert all(not jobs[i].reads_summaries for a, b in free for i in range(a, b))
     assert all(jobs[i].reads_summaries for a, b in rest for i in range(a, b))
-    assert free == sorted(free) and rest == sorted(rest)
+    assert free == sorted(free)
+    assert rest[0][1] == 500 and rest[1:] == sorted(rest[1:])  # the plan's end first
     assert max(b - a for a, b in free + rest) == making.CHUNK_JOBS
     for bounds in (free, rest):  # each worker's last chunks (at least) small
         assert all(b - a <= making.TAIL_CHUNK_JOBS for a, b in bounds[-2 * making.TAIL_CHUNKS :])
