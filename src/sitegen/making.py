@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import multiprocessing
+import multiprocessing.pool
 import os
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -34,12 +35,18 @@ from .views import Job, Page, Sources
 # flagship, 770 jobs: 2.9-3.4 s cold in one process, 1.9-2.2 s on 2 cores from 200)
 PARALLEL_FROM_JOBS = 200
 CHUNK_JOBS = 64
+# the last TAIL_CHUNKS chunks a worker of each pool would make are cut into chunks of
+# TAIL_CHUNK_JOBS (a card's chunk of 64 is some 0.15 s, a pair page's 0.6 s)
+TAIL_CHUNKS = 2
+TAIL_CHUNK_JOBS = 16
 # a worker makes this many chunks, then a fresh one is forked in its place: what the worker
 # copied of the plan as it touched it, and what its caches filled, go with it (each worker of
 # a 4,000-pair build grew to 400 MB of its own). Not much more often: a new worker copies
 # again what its first chunks touch (at 2,000 pairs 125 MB in its first 25 chunks, 235 MB
 # after 250), about half a second of CPU each time
 CHUNKS_PER_WORKER = 128
+
+Bounds = tuple[int, int]  # of a chunk of jobs: the first's index, one past the last's
 
 
 def keep_bytes(rel: str, data: bytes) -> bytes:
@@ -75,8 +82,10 @@ class Maker:
     def warm(self) -> None:
         """What every worker would make for itself, made here once before they are forked:
         every page template compiled (one that fails is left to its page, whose render
-        reports it with its line), the chart cache's indexes read, and the card drawer's
-        tables where cards are drawn."""
+        reports it with its line), the chart cache's indexes read, the card drawer's tables
+        where cards are drawn, and every pair's summaries and briefs (each worker would
+        otherwise make those its pages read, most of them); then all of it out of the cycle
+        collector's sight, as the plan is."""
         for name in self.env.list_templates(filter_func=lambda name: name.endswith(".html")):
             with contextlib.suppress(jinja2.TemplateError, UnicodeDecodeError):
                 self.env.get_template(name)
@@ -84,6 +93,9 @@ class Maker:
             self.charts.places()
         if self.src.site.config.cards:
             cards.warm()
+        self.src.pairs.everything()
+        self.src.pairs.briefs()
+        gc.freeze()
 
     def make(self, jobs: Sequence[Job], progress: Progress | None = None) -> Made:
         """Views of every job; then, unless editors' copy failed, their charts and pages."""
@@ -135,7 +147,7 @@ _MAKER: Maker | None = None  # the plan a forked worker inherits
 _JOBS: Sequence[Job] = ()
 
 
-def _make_chunk(bounds: tuple[int, int]) -> Made:
+def _make_chunk(bounds: Bounds) -> Made:
     """A worker's chunk of jobs, made with the cycle collector paused, then one collection of
     the young objects: what its jobs left in cycles (some 2 MB a chunk, Jinja's) is freed
     once a chunk, not by some 20 collections along the way (a third of their cost)."""
@@ -147,35 +159,101 @@ def _make_chunk(bounds: tuple[int, int]) -> Made:
     return made
 
 
-def _chunks(total: int) -> Iterator[tuple[int, int]]:
-    for start in range(0, total, CHUNK_JOBS):
-        yield start, min(start + CHUNK_JOBS, total)
+def _spans(jobs: Sequence[Job]) -> Iterator[tuple[bool, int, int]]:
+    """(reads_summaries, start, stop) of each longest stretch of jobs that agree on it."""
+    start = 0
+    for index in range(1, len(jobs) + 1):
+        if index == len(jobs) or jobs[index].reads_summaries != jobs[start].reads_summaries:
+            yield jobs[start].reads_summaries, start, index
+            start = index
+
+
+def _chunks(start: int, stop: int, size: int = CHUNK_JOBS) -> list[Bounds]:
+    return [(a, min(a + size, stop)) for a in range(start, stop, size)]
+
+
+def chunks(jobs: Sequence[Job], workers: int) -> tuple[list[Bounds], list[Bounds]]:
+    """The chunks of the jobs that read no summaries, and of the others, in the order a pool
+    hands them out: plan order (but for the others' last, first), each list ending in smaller
+    chunks, so that the last one handed out is short and no core waits long for another."""
+    free: list[Bounds] = []
+    rest: list[Bounds] = []
+    for reads, start, stop in _spans(jobs):
+        (rest if reads else free).extend(_chunks(start, stop))
+    rest = _tapered(rest, workers)
+    # the plan ends with the site's feed and llms.txt, whole-site outputs (at 2,000 pairs the
+    # feed alone is 0.18 s, a chunk of 16 cards 0.04 s): handed out first, not last
+    return _tapered(free, workers), rest[-1:] + rest[:-1]
+
+
+def _tapered(bounds: list[Bounds], workers: int) -> list[Bounds]:
+    """`bounds` with its last TAIL_CHUNKS chunks a worker cut into chunks of TAIL_CHUNK_JOBS."""
+    tail = min(len(bounds), TAIL_CHUNKS * workers)
+    cut = [
+        small for a, b in bounds[len(bounds) - tail :] for small in _chunks(a, b, TAIL_CHUNK_JOBS)
+    ]
+    return bounds[: len(bounds) - tail] + cut
 
 
 def make_all(maker: Maker, jobs: Sequence[Job], progress: Progress, workers: int = 1) -> Made:
-    """Make `jobs` with `workers` processes (1: here, in order)."""
+    """Make `jobs` with `workers` processes (1: here, in order).
+
+    Workers forked first make the jobs that read no summaries while this process warms what
+    the others need (Maker.warm: the summaries, the templates); then workers forked after,
+    which inherit it, make the others. Their results are added in plan order, as if made
+    here."""
     if workers <= 1:
         made = maker.make(jobs, progress)
         maker.charts.flush()
         return made
     global _MAKER, _JOBS
     _MAKER, _JOBS = maker, jobs
-    made = Made()
     progress.phase("make", len(jobs))
     # the plan's objects out of the collector's sight (outputs.py thaws them when the build
     # is done): a worker's collections would otherwise write to every one of them, copying the
     # memory it shares with this process page by page
-    maker.warm()  # here, once: every worker forked inherits it
     gc.freeze()
+    free, rest = chunks(jobs, workers)
+    parts: dict[Bounds, Made] = {}
     try:
-        context = multiprocessing.get_context("fork")
-        with context.Pool(workers, maxtasksperchild=CHUNKS_PER_WORKER) as pool:
-            for bounds, part in zip(
-                _chunks(len(jobs)), pool.imap(_make_chunk, _chunks(len(jobs))), strict=True
-            ):
-                made.add(part)
-                for _ in range(bounds[1] - bounds[0]):
-                    progress.step()
+        with contextlib.ExitStack() as pools:
+            # the early pool's workers compile the few templates they use for themselves
+            early = pools.enter_context(_pool(workers)) if free else None
+            first = early.imap(_make_chunk, free) if early is not None else iter(())
+            late = None
+            if rest:
+                maker.warm()  # while the early workers make the first chunks
+                # forked now, idle until given the rest: no core waits for the forks
+                late = pools.enter_context(_pool(workers))
+            _collect(free, first, parts, progress)
+            if early is not None:
+                early.terminate()  # its workers are done: their memory back now
+            if late is not None:
+                _collect(rest, late.imap(_make_chunk, rest), parts, progress)
     finally:
         _MAKER, _JOBS = None, ()
+    made = Made()
+    for bounds in sorted(parts):
+        made.add(parts.pop(bounds))
     return made
+
+
+def _pool(workers: int) -> multiprocessing.pool.Pool:
+    """Workers forked now, each replaced after CHUNKS_PER_WORKER chunks of CHUNK_JOBS: its
+    share of a pool's small last chunks counts for no more than the chunks they were cut
+    from (a replacement forked for those alone would cost more than they do)."""
+    small = TAIL_CHUNKS * max(CHUNK_JOBS // TAIL_CHUNK_JOBS - 1, 0)
+    tasks = CHUNKS_PER_WORKER + small
+    return multiprocessing.get_context("fork").Pool(workers, maxtasksperchild=tasks)
+
+
+def _collect(
+    bounds: list[Bounds],
+    results: Iterator[Made],
+    parts: dict[Bounds, Made],
+    progress: Progress,
+) -> None:
+    for chunk, part in zip(bounds, results, strict=True):
+        parts[chunk] = part
+        for _ in range(chunk[1] - chunk[0]):
+            progress.step()

@@ -136,9 +136,6 @@ def render_outputs(
         shared = {"site": site.config, "nav_pages": nav_pages}
         maker = Maker(src, env, shared, site_root, cache, store)
         workers = workers_for(len(to_make)) if parallel else 1
-        if workers > 1:  # made here once, for every worker to inherit
-            summaries.everything()
-            summaries.briefs()
         made = make_all(maker, to_make, progress, workers)
         problems.extend(made.copy_problems)
         records = {**made.records, **kept}  # every job's record, for the next build

@@ -39,6 +39,9 @@ class Job:
     name: str  # unique in a plan, the same from build to build
     key: str
     make: Callable[[], Made]
+    # False where making it never reads a pair's summaries or briefs (a run's report): such
+    # jobs can be made by workers forked before the summaries are (making.make_all)
+    reads_summaries: bool = True
 
 
 def plan_jobs(src: Sources, keys: Keys) -> list[Job]:
@@ -113,6 +116,7 @@ def plan_jobs(src: Sources, keys: Keys) -> list[Job]:
                 f"run {run_route(run.id)}",
                 key,
                 lambda r=run: _one(*run_outputs(src, r), lambda p: share.run(p, r.model, r.gpu)),
+                reads_summaries=False,
             )
         )
     jobs.extend(share_jobs(src, keys, Job))

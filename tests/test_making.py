@@ -1,0 +1,96 @@
+"""Making jobs on every core: the jobs that read no summaries first, by workers forked before
+the summaries are made; the results in plan order, as if made here."""
+
+from __future__ import annotations
+
+import multiprocessing
+
+import pytest
+
+from conftest import sweep
+from sitegen import making
+from sitegen.charts import ChartCache
+from sitegen.content import Content
+from sitegen.making import Made, Maker
+from sitegen.progress import Progress
+from sitegen.records import load_site
+from sitegen.render import environment
+from sitegen.summaries import Summaries
+from sitegen.views import Job, Keys, Sources, plan_jobs
+
+FORK = "fork" in multiprocessing.get_all_start_methods()
+
+
+def _jobs(free: range, total: int) -> list[Job]:
+    return [
+        Job(f"job {i}", "", lambda: ([], []), reads_summaries=i not in free) for i in range(total)
+    ]
+
+
+def test_chunks_part_the_jobs_by_what_they_read_and_end_small():
+    jobs = _jobs(range(10, 300), 500)
+    free, rest = making.chunks(jobs, 2)
+    made = sorted(i for a, b in free + rest for i in range(a, b))
+    assert made == list(range(500))  # every job once
+    assert all(not jobs[i].reads_summaries for a, b in free for i in range(a, b))
+    assert all(jobs[i].reads_summaries for a, b in rest for i in range(a, b))
+    assert free == sorted(free)
+    assert rest[0][1] == 500 and rest[1:] == sorted(rest[1:])  # the plan's end first
+    assert max(b - a for a, b in free + rest) == making.CHUNK_JOBS
+    for bounds in (free, rest):  # each worker's last chunks (at least) small
+        assert all(b - a <= making.TAIL_CHUNK_JOBS for a, b in bounds[-2 * making.TAIL_CHUNKS :])
+    assert making.chunks([], 2) == ([], [])
+
+
+class _Charts:
+    def flush(self) -> None:
+        pass
+
+
+class _Maker:
+    """Makes a job's name its one file; counts its warming (the summaries, the templates)."""
+
+    charts = _Charts()
+
+    def __init__(self) -> None:
+        self.warmed = 0
+
+    def warm(self) -> None:
+        self.warmed += 1
+
+    def make(self, jobs, progress=None) -> Made:
+        return Made(files={job.name: job.name for job in jobs})
+
+
+@pytest.mark.skipif(not FORK, reason="workers are forked")
+@pytest.mark.parametrize("free", [range(0), range(3, 40), range(100)])
+def test_every_core_makes_the_jobs_in_plan_order_and_warms_once(free, monkeypatch):
+    monkeypatch.setattr(making, "CHUNK_JOBS", 4)
+    jobs = _jobs(free, 100)
+    maker = _Maker()
+    made = making.make_all(maker, jobs, Progress(), workers=2)  # type: ignore[arg-type]
+    assert list(made.files) == [job.name for job in jobs]
+    # once here for the workers forked after to inherit, unless none is: those forked before
+    # make the jobs that read no summaries with what they make for themselves
+    assert maker.warmed == (0 if len(free) == len(jobs) else 1)
+
+
+def test_the_jobs_said_to_read_no_summaries_read_none(make_site):
+    """A run's report, made without its site's summaries: were it to read them, workers forked
+    before they are made would make them again, each for itself."""
+    root = make_site(runs={"lab/a.yaml": sweep(), "lab/b.yaml": sweep(gpu="g2")})
+    site, _ = load_site(root)
+    summaries = Summaries(site)
+
+    def unread(*args):
+        raise AssertionError("a job that reads no summaries read them")
+
+    summaries.get = summaries.briefs = summaries.everything = unread  # type: ignore[method-assign]
+    src = Sources(site, summaries, Content())
+    env = environment(root)
+    free = [job for job in plan_jobs(src, Keys(src, env, [])) if not job.reads_summaries]
+    assert [job.name.split()[0] for job in free] == ["run", "run"]
+    made = Maker(src, env, {"site": site.config, "nav_pages": []}, root, ChartCache(None)).make(
+        free
+    )
+    assert any(rel.endswith("index.html") for rel in made.files) and not made.failed
