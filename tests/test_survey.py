@@ -44,7 +44,7 @@ def spoil(out: Path) -> set[str]:
 
 
 @pytest.fixture
-def forks_from_few(monkeypatch):
+def forks_from_few(monkeypatch, only_new_threads):
     monkeypatch.setattr(survey, "FORK_MIN_FILES", 8)
 
 
