@@ -32,6 +32,15 @@ class Entry(NamedTuple):  # a tuple: a manifest holds one per output file
     mtime_ns: int
 
 
+def _left_as(info: os.stat_result, entry: Entry) -> bool:
+    """Whether a file's lstat is that of the regular file the last build left."""
+    return (
+        stat.S_ISREG(info.st_mode)
+        and info.st_size == entry.size
+        and info.st_mtime_ns == entry.mtime_ns
+    )
+
+
 class Manifest:
     """Output path -> Entry of one output folder."""
 
@@ -57,13 +66,22 @@ class Manifest:
             info = os.lstat(path)  # one call, and a link is not the file the build left
         except OSError:
             return None
-        if (
-            not stat.S_ISREG(info.st_mode)
-            or info.st_size != entry.size
-            or info.st_mtime_ns != entry.mtime_ns
-        ):
+        if not _left_as(info, entry):
             return None  # changed since, by hand or by another program: write it again
         return path  # its path (text: a build asks this of every output it keeps)
+
+    def not_intact(self) -> list[str]:
+        """The files that intact() finds missing or changed, all of them in one loop."""
+        out, lstat, found = f"{self._out}/", os.lstat, []
+        for rel, entry in self.entries.items():
+            try:
+                info = lstat(out + rel)
+            except OSError:
+                found.append(rel)
+                continue
+            if not _left_as(info, entry):
+                found.append(rel)
+        return found
 
     # -- on disk -----------------------------------------------------------------------------
 

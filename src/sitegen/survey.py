@@ -37,7 +37,7 @@ _LENGTH = 8  # bytes of a frame's length, before its JSON
 
 def not_intact(manifest: Manifest) -> list[str]:
     """The manifest's files that are missing or changed since it was written."""
-    return [rel for rel in manifest.entries if manifest.intact(rel) is None]
+    return manifest.not_intact()
 
 
 class Survey:
@@ -102,7 +102,9 @@ class Survey:
 
     def intact(self, rel: str) -> bool:
         """Whether the last build's output `rel` is still as it left it."""
-        return rel in self.manifest.entries and rel not in self.changed()
+        if self._changed is None:
+            self.changed()
+        return rel in self.manifest.entries and rel not in self._changed
 
     def all_intact(self) -> bool:
         """Whether the last build left outputs, and every one is as it left it."""

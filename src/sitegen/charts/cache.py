@@ -103,6 +103,7 @@ class ChartCache:
         self.used: set[str] = set()
         self._places: dict[str, Place] | None = None  # read from the indexes when first asked
         self._new: dict[str, str] = {}  # key -> entry, drawn (or kept by pruning), not stored
+        self._indexed: dict[str, list[Place]] = {}  # index -> its rows: a pack never changes
 
     @classmethod
     def for_site(cls, site_root: Path | str) -> ChartCache:
@@ -115,11 +116,16 @@ class ChartCache:
             return {}
         out: dict[str, list[Place]] = {}
         for index in sorted(self.folder.glob(f"*{INDEX}")):
+            if index.stem in self._indexed:  # written whole once, under a name of its own
+                out[index.stem] = self._indexed[index.stem]
+                continue
             try:
                 rows = json.loads(index.read_text(encoding="utf-8"))
                 out[index.stem] = [(str(k), int(o), int(n)) for k, o, n in rows]
             except (OSError, UnicodeDecodeError, ValueError, TypeError):
                 out[index.stem] = []
+            else:
+                self._indexed[index.stem] = out[index.stem]
         return out
 
     def places(self) -> dict[str, Place]:
