@@ -84,10 +84,7 @@ class JobCache:
     def write(self, site_root: Path) -> None:
         if cache_folder(site_root) is None:
             return
-        jobs = {
-            name: [r.key, list(r.outputs), [list(row) for row in r.sitemap], list(r.charts)]
-            for name, r in sorted(self.records.items())
-        }
+        jobs = {name: tuple(r) for name, r in self.records.items()}  # arrays, as JSON has them
         problems = [
             [p.file, p.line, isinstance(p.line, Row), p.field, p.message, p.severity]
             for p in self.problems

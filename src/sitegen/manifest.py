@@ -112,6 +112,6 @@ class Manifest:
         """Record what `out_dir` holds now; a cache that cannot be written only costs time."""
         if cache_folder(site_root) is None:
             return
-        files = {rel: [e.digest, e.size, e.mtime_ns] for rel, e in sorted(self.entries.items())}
+        files = {rel: tuple(e) for rel, e in self.entries.items()}  # [digest, size, mtime_ns]
         value = {"out": str(self.out_dir), "files": files}
         write_signed(self.location(site_root), KIND, VERSION, value, nonfinite=False)
