@@ -42,14 +42,6 @@ def test_chunks_part_the_jobs_by_what_they_read_and_end_small():
     assert making.chunks([], 2) == ([], [])
 
 
-def test_without_an_early_pool_every_job_is_made_after_the_warming():
-    jobs = _jobs(range(10, 300), 500)
-    free, rest = making.chunks(jobs, 2, early=False)
-    assert free == []
-    assert sorted(i for a, b in rest for i in range(a, b)) == list(range(500))
-    assert rest[0][1] == 500 and rest[1:] == sorted(rest[1:])
-
-
 class _Charts:
     def flush(self) -> None:
         pass
@@ -71,18 +63,16 @@ class _Maker:
 
 
 @pytest.mark.skipif(not FORK, reason="workers are forked")
-@pytest.mark.parametrize("early", [True, False])
 @pytest.mark.parametrize("free", [range(0), range(3, 40), range(100)])
-def test_every_core_makes_the_jobs_in_plan_order_and_warms_once(free, early, monkeypatch):
+def test_every_core_makes_the_jobs_in_plan_order_and_warms_once(free, monkeypatch):
     monkeypatch.setattr(making, "CHUNK_JOBS", 4)
-    monkeypatch.setattr(making, "EARLY_POOL_MAX_JOBS", 1000 if early else 10)
     jobs = _jobs(free, 100)
     maker = _Maker()
     made = making.make_all(maker, jobs, Progress(), workers=2)  # type: ignore[arg-type]
     assert list(made.files) == [job.name for job in jobs]
     # once here for the workers forked after to inherit, unless none is: those forked before
     # make the jobs that read no summaries with what they make for themselves
-    assert maker.warmed == (0 if early and len(free) == len(jobs) else 1)
+    assert maker.warmed == (0 if len(free) == len(jobs) else 1)
 
 
 def test_the_jobs_said_to_read_no_summaries_read_none(make_site):

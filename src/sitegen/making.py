@@ -45,11 +45,6 @@ TAIL_CHUNK_JOBS = 16
 # again what its first chunks touch (at 2,000 pairs 125 MB in its first 25 chunks, 235 MB
 # after 250), about half a second of CPU each time
 CHUNKS_PER_WORKER = 128
-# Above this many jobs no early pool: while it makes the run reports, this process's pages
-# that summarising touches stop being shared with its workers. At 4,000 pairs (77,000 jobs)
-# the build then took 2.07 GB (Pss of the tree) against 1.86 GB, over the 2 GB it must keep
-# to; at 2,000 pairs (38,600 jobs) 1.22 GB against 1.09 GB, for about a second of 60.
-EARLY_POOL_MAX_JOBS = 50_000
 
 Bounds = tuple[int, int]  # of a chunk of jobs: the first's index, one past the last's
 
@@ -177,17 +172,14 @@ def _chunks(start: int, stop: int, size: int = CHUNK_JOBS) -> list[Bounds]:
     return [(a, min(a + size, stop)) for a in range(start, stop, size)]
 
 
-def chunks(
-    jobs: Sequence[Job], workers: int, early: bool = True
-) -> tuple[list[Bounds], list[Bounds]]:
-    """The chunks of the jobs that read no summaries (none unless `early`: then every job is
-    among the others), and of the others, in the order a pool hands them out: plan order (but
-    for the others' last, first), each list ending in smaller chunks, so that the last one
-    handed out is short and no core waits long for another."""
+def chunks(jobs: Sequence[Job], workers: int) -> tuple[list[Bounds], list[Bounds]]:
+    """The chunks of the jobs that read no summaries, and of the others, in the order a pool
+    hands them out: plan order (but for the others' last, first), each list ending in smaller
+    chunks, so that the last one handed out is short and no core waits long for another."""
     free: list[Bounds] = []
     rest: list[Bounds] = []
     for reads, start, stop in _spans(jobs):
-        (rest if reads or not early else free).extend(_chunks(start, stop))
+        (rest if reads else free).extend(_chunks(start, stop))
     rest = _tapered(rest, workers)
     # the plan ends with the site's feed and llms.txt, whole-site outputs (at 2,000 pairs the
     # feed alone is 0.18 s, a chunk of 16 cards 0.04 s): handed out first, not last
@@ -208,8 +200,8 @@ def make_all(maker: Maker, jobs: Sequence[Job], progress: Progress, workers: int
 
     Workers forked first make the jobs that read no summaries while this process warms what
     the others need (Maker.warm: the summaries, the templates); then workers forked after,
-    which inherit it, make the others (all of them, past EARLY_POOL_MAX_JOBS jobs). Their
-    results are added in plan order, as if made here."""
+    which inherit it, make the others. Their results are added in plan order, as if made
+    here."""
     if workers <= 1:
         made = maker.make(jobs, progress)
         maker.charts.flush()
@@ -221,7 +213,7 @@ def make_all(maker: Maker, jobs: Sequence[Job], progress: Progress, workers: int
     # is done): a worker's collections would otherwise write to every one of them, copying the
     # memory it shares with this process page by page
     gc.freeze()
-    free, rest = chunks(jobs, workers, early=len(jobs) <= EARLY_POOL_MAX_JOBS)
+    free, rest = chunks(jobs, workers)
     parts: dict[Bounds, Made] = {}
     try:
         with contextlib.ExitStack() as pools:
