@@ -196,6 +196,7 @@ def read_in_pool(
     # the fork, the workers share it; each importing its own took the 4,000-pair build from
     # 1.89 to 2.07 GB
     import pandas  # noqa: F401
+
     try:
         with multiprocessing.get_context("fork").Pool(workers) as pool:
             yield from pool.imap(_work, batches)
