@@ -80,7 +80,8 @@ class InputScan:
 
     @classmethod
     def from_json(cls, root: Path, value: object) -> InputScan | None:
-        """A scan as to_json gave it; None for anything else."""
+        """A scan sent as JSON ({"digest", "files", "plain"}, as the survey's child sends
+        it); None for anything else."""
         if not isinstance(value, dict) or not isinstance(value.get("digest"), str):
             return None
         files, plain = value.get("files"), value.get("plain")

@@ -226,8 +226,7 @@ def make_all(maker: Maker, jobs: Sequence[Job], progress: Progress, workers: int
             if early is not None:
                 early.terminate()  # its workers are done: their memory back before the next
             if rest:
-                # forked once the early ones are gone: five processes at once (two pools and
-                # this one) took 2.07 GB at 4,000 pairs, over the 2 GB the build must keep to
+                # forked once the early ones are gone: never two pools' workers at once
                 late = pools.enter_context(_pool(workers))
                 _collect(rest, late.imap(_make_chunk, rest), parts, progress)
     finally:
