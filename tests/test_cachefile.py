@@ -78,3 +78,19 @@ def test_floats_nan_and_infinities_included_read_back_as_json_wrote_them(tmp_pat
     write_signed(path, "test", 1, value)
     back = read_signed(path, "test", 1)
     assert json.dumps(back) == json.dumps(value)  # NaN is not == NaN: compared as text
+
+
+def test_the_writer_is_named_under_the_signature(tmp_path):
+    """orjson reads its own files; a header that names another writer than the one that
+    wrote the body (json's file of an integer past 64 bits, which orjson would read as a
+    float) is not trusted: the writer's name is signed with the body."""
+    path = tmp_path / "x.json"
+    write_signed(path, "test", 1, {"n": 2**70}, nonfinite=False)  # orjson refuses: json writes
+    header, _, body = path.read_bytes().partition(b"\n")
+    assert header.split(b" ")[2] == b"json"
+    assert read_signed(path, "test", 1) == {"n": 2**70}
+    path.write_bytes(header.replace(b" json ", b" orjson ") + b"\n" + body)
+    assert read_signed(path, "test", 1) is None
+    write_signed(path, "test", 1, {"n": 2**60}, nonfinite=False)
+    assert path.read_bytes().split(b" ")[2] == b"orjson"
+    assert read_signed(path, "test", 1) == {"n": 2**60}

@@ -10,8 +10,9 @@ A big site's records (jobs, manifest, digests, the load cache's index: 3 to 9 MB
 2,000 pairs) are written by orjson, in a tenth of the time json takes. orjson writes NaN and
 the infinities as null, so it writes only what the caller knows holds neither
 (`nonfinite=False`; finite floats read back as they were), and json writes what orjson cannot
-(an integer past 64 bits, a string with a lone surrogate). Files are read by json: orjson
-reads an integer past 64 bits as a float.
+(an integer past 64 bits, a string with a lone surrogate). The header names the writer, under
+the signature, and a file is read by the same one: orjson reads its own files in up to half
+json's time, but would read an integer past 64 bits (which only json writes) as a float.
 """
 
 from __future__ import annotations
@@ -29,48 +30,52 @@ import orjson
 from .cachetrust import sign
 from .gcpause import paused
 
+# the writers of a body, as the header names them
+ORJSON, JSON = "orjson", "json"
 
-def _header(kind: str, version: int, body: str) -> str | None:
-    mac = sign(f"{kind} {version}\n{body}")
-    return None if mac is None else f"sitegen-{kind} {version} {mac}"
+
+def _header(kind: str, version: int, writer: str, body: bytes) -> bytes | None:
+    mac = sign(f"{kind} {version} {writer}\n".encode() + body)
+    return None if mac is None else f"sitegen-{kind} {version} {writer} {mac}".encode()
 
 
 def read_signed(path: Path, kind: str, version: int) -> Any | None:
     """The JSON value stored by write_signed, or None when there is none to trust."""
     try:
-        raw = path.read_text(encoding="utf-8")
-        header, _, body = raw.partition("\n")
-        expected = _header(kind, version, body)
+        raw = path.read_bytes()
+        header, _, body = raw.partition(b"\n")
+        writer = ORJSON if header.split(b" ")[2:3] == [ORJSON.encode()] else JSON
+        expected = _header(kind, version, writer, body)
         if expected is None or not hmac.compare_digest(header, expected):
             return None
         with paused():  # a big file is many objects, and no cycles
-            return json.loads(body)
-    except (OSError, UnicodeDecodeError, ValueError):
+            return orjson.loads(body) if writer == ORJSON else json.loads(body)
+    except (OSError, ValueError):  # orjson's and json's decode errors are ValueErrors
         return None
 
 
-def _dumps(value: Any, nonfinite: bool) -> str:
-    """json.dumps(value) as the cache files have it: by orjson where `value` holds no NaN or
-    infinity and orjson can write every string (not one holding a lone surrogate, as a file
-    name that is not UTF-8 does), else by json."""
+def _dumps(value: Any, nonfinite: bool) -> tuple[str, bytes]:
+    """The writer and json.dumps(value) as the cache files have it: by orjson where `value`
+    holds no NaN or infinity and orjson can write every string (not one holding a lone
+    surrogate, as a file name that is not UTF-8 does), else by json."""
     if not nonfinite:
         with contextlib.suppress(orjson.JSONEncodeError):
-            return orjson.dumps(value).decode()
-    return json.dumps(value, separators=(",", ":"))
+            return ORJSON, orjson.dumps(value)
+    return JSON, json.dumps(value, separators=(",", ":")).encode()  # ASCII: \u escapes
 
 
 def write_signed(path: Path, kind: str, version: int, value: Any, nonfinite: bool = True) -> None:
     """Store `value` atomically (a reader sees the old file or the new one, never half).
     `nonfinite` False: the caller knows `value` holds no NaN or infinity (orjson writes it)."""
     with paused():
-        body = _dumps(value, nonfinite)
-    header = _header(kind, version, body)
+        writer, body = _dumps(value, nonfinite)
+    header = _header(kind, version, writer, body)
     if header is None:
         return  # no key to sign with: nothing is cached
-    write_atomic(path, header + "\n" + body)
+    write_atomic(path, header + b"\n" + body)
 
 
-def write_atomic(path: Path, text: str) -> None:
+def write_atomic(path: Path, text: str | bytes) -> None:
     """Write a cache file whole or not at all; a cache that cannot be written only costs time.
 
     The bytes go to a temporary file of this process beside `path` (created exclusively, so
@@ -78,7 +83,7 @@ def write_atomic(path: Path, text: str) -> None:
     removes one that a crash left), then take its name in one rename. No folder is made, and
     no random name drawn, unless the first try needs it.
     """
-    data = text.encode("utf-8")
+    data = text.encode("utf-8") if isinstance(text, str) else text
     with contextlib.suppress(OSError):
         try:
             tmp = write_new(os.path.join(path.parent, f".tmp-{os.getpid()}-{path.name}"), data)

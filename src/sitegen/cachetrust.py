@@ -65,12 +65,13 @@ def _key(path: Path) -> bytes | None:
     return None
 
 
-def sign(text: str) -> str | None:
-    """The HMAC of `text` under this user's key; None when there is no key."""
+def sign(text: str | bytes) -> str | None:
+    """The HMAC of `text` (UTF-8 when text) under this user's key; None when there is no key."""
     key = _key(key_file())
     if key is None:
         return None
-    return hmac.new(key, text.encode("utf-8"), hashlib.sha256).hexdigest()
+    data = text.encode("utf-8") if isinstance(text, str) else text
+    return hmac.new(key, data, hashlib.sha256).hexdigest()
 
 
 def verify(text: str, mac: str) -> bool:

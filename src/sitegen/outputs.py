@@ -93,17 +93,18 @@ def render_outputs(
     """
     site_root = Path(site_root)
     progress = progress or Progress()
-    progress.phase("load")
-    with paused():  # records, configs, runs: many objects and no cycles
-        site, problems = load_site(site_root, use_cache, memo.loaded if memo else None, scan)
-    if site is None:
-        raise SiteError(problems.sorted())
-    run_ids = {run.id for run in site.runs}
-    content = load_content(site_root, site.models, site.gpus, problems, run_ids)
-    if check_templates(site_root, problems):  # no template is read before this passes
-        raise SiteError(problems.sorted())
-    progress.phase("compute")
-    with _frozen(), contextlib.ExitStack() as stack:  # what loading made lives to the end
+    # what loading made lives to the end; thawed when the build ends, also when it fails
+    with _frozen(), contextlib.ExitStack() as stack:
+        progress.phase("load")
+        with paused(frozen=True):  # records, configs, runs: many objects, no cycles, kept
+            site, problems = load_site(site_root, use_cache, memo.loaded if memo else None, scan)
+        if site is None:
+            raise SiteError(problems.sorted())
+        run_ids = {run.id for run in site.runs}
+        content = load_content(site_root, site.models, site.gpus, problems, run_ids)
+        if check_templates(site_root, problems):  # no template is read before this passes
+            raise SiteError(problems.sorted())
+        progress.phase("compute")
         briefs = None  # the last build's briefs, where kept on disk
         catalogs = site.shared_digests()  # what briefs are valid for, beside the code
         if memo is not None:
@@ -121,9 +122,10 @@ def render_outputs(
             env.bytecode_cache = HandedCode(compiled)
             stack.callback(setattr, env, "bytecode_cache", None)
         nav_pages = sorted(content.pages)
-        with paused():  # tens of thousands of jobs and keys, no cycles
+        # tens of thousands of jobs and keys, no cycles; the summaries and the plan, too, live
+        # until the build ends
+        with paused(frozen=True):
             jobs = plan_jobs(src, Keys(src, env, nav_pages))
-        gc.freeze()  # the summaries and the plan, too, live until the build ends
         kept: dict[str, JobRecord] = {}
         to_make: list[Job] = []
         for job in jobs:
