@@ -24,7 +24,7 @@ from . import columnar, parquet, readbatch, schema
 from .checker import SLUG, Checker
 from .columnar import ConfigTable
 from .loadcache import Clean, LoadCache, LoadMemo, cache_key
-from .model import Catalogs, Run, Site, SweepRun
+from .model import Catalogs, QuickMaker, Run, Site, SweepRun
 from .parsecache import ParseCache
 from .problems import WARNING, Problem, Problems
 from .readbatch import EMPTY, Done, Hit, Other, parse_bytes, read_bytes
@@ -40,6 +40,7 @@ SCREEN_FILES = 256
 # cost of starting workers and sending back their columns is more than they save
 POOL_FILES = 1000
 POOL_BATCH_FILES = 64  # files a worker reads at a time: small enough to share out evenly
+_SWEEP = QuickMaker(SweepRun)  # a sweep of the cache's fields, as SweepRun(**fields) makes it
 
 
 def read_document(
@@ -269,9 +270,9 @@ def load_runs(
         problems.extend(clean.problems)
         stop = start + clean.count
         rows = columnar.ConfigRows(table, start, stop)
-        runs.append(
-            SweepRun(id=clean.rid, path=clean.rel, kind="sweep", configs=rows, **clean.fields)
-        )
+        fields = {**clean.fields, "id": clean.rid, "path": clean.rel, "kind": "sweep"}
+        fields["configs"] = rows
+        runs.append(_SWEEP(fields))
         start = stop
     for i, run in checked:
         stop = start + len(run.configs)
