@@ -15,6 +15,7 @@ from click.testing import CliRunner
 
 from sitegen.build import build, render_site
 from sitegen.cli import main
+from sitegen.newsite import create_site
 from sitegen.output import MARKER, MARKER_TEXT
 from sitegen.serve import Preview
 from sitegen.serve.rebuild import Rebuilder, base_path
@@ -144,14 +145,28 @@ def test_locate_at_the_root_path() -> None:
         ("https://example.org//x//", "/x/"),
     ],
 )
-def test_base_path_comes_from_base_url(tmp_path: Path, base_url: str, path: str) -> None:
-    (tmp_path / "sitegen.yaml").write_text(f"base_url: {base_url}\n")
-    assert base_path(tmp_path) == path
+def test_base_path_comes_from_base_url(base_url: str, path: str) -> None:
+    assert base_path(base_url) == path
 
 
-def test_base_path_of_an_unreadable_config_is_the_root(tmp_path: Path) -> None:
-    (tmp_path / "sitegen.yaml").write_text("base_url: [unclosed\n")
-    assert base_path(tmp_path) == "/"
+def test_base_path_of_no_or_a_broken_url_is_the_root() -> None:
+    assert base_path("") == "/"
+    assert base_path("http://[::1/x/") == "/"  # urlsplit: "Invalid IPv6 URL"
+
+
+def test_the_preview_serves_under_the_base_path_its_build_read(tmp_path: Path) -> None:
+    """The base path comes with the build that read it: a config edited to another base_url
+    moves the site there on the rebuild, and a broken config leaves the last good one."""
+    site = tmp_path / "site"
+    create_site(site)
+    config = site / "sitegen.yaml"
+    rebuilder = Rebuilder(site, SiteState())
+    assert rebuilder.build_now().snapshot.base_path == "/leaderboard/"  # the new site's
+    config.write_text(config.read_text().replace("/leaderboard/", "/board/"))
+    assert rebuilder.build_now({"sitegen.yaml"}).snapshot.base_path == "/board/"
+    config.write_text("base_url: [unclosed\n")
+    report = rebuilder.build_now({"sitegen.yaml"})
+    assert report.snapshot.problems and report.snapshot.base_path == "/board/"
 
 
 # Serving ------------------------------------------------------------------------------------

@@ -67,6 +67,8 @@ class Rendered:
     jobs: dict[str, JobRecord] = field(default_factory=dict)  # every job's record, for the next
     made: tuple[str, ...] = ()  # the jobs made this time
     checked: str | None = None  # the list_digest of the output paths, which passed the checks
+    fresh: dict[str, Any] = field(default_factory=dict)  # the outputs made this time (not KEPT)
+    base_url: str = ""  # the site's, as its config has it
 
 
 def render_outputs(
@@ -159,17 +161,19 @@ def render_outputs(
         if memo is not None:
             memo.briefs = (catalogs, summaries.by_digest())
 
-        files: dict[str, Any] = dict(made.files)
-        for record in kept.values():
-            files.update((rel, KEPT) for rel in record.outputs)
+        kept_files = (rel for record in kept.values() for rel in record.outputs)
+        files: dict[str, Any] = dict.fromkeys(kept_files, KEPT)
+        fresh = dict(made.files)
         sitemap = [row for job in jobs for row in records[job.name].sitemap]
         own = {
             "sitemap.xml": sitemap_xml(site.config.base_url, sitemap).encode(),
             "robots.txt": robots_txt(site.config.base_url).encode(),
             **asset_files(site_root),
         }
-        files.update((rel, store(rel, data)) for rel, data in own.items())
-        return Rendered(files, problems, records, tuple(job.name for job in to_make), checked)
+        fresh.update((rel, store(rel, data)) for rel, data in own.items())
+        files.update(fresh)
+        made_jobs = tuple(job.name for job in to_make)
+        return Rendered(files, problems, records, made_jobs, checked, fresh, site.config.base_url)
 
 
 @contextlib.contextmanager

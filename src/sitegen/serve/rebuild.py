@@ -13,10 +13,8 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from ..jobcache import JobRecord
-from ..output import KEPT
 from ..outputs import Memo, Reuse, render_outputs
 from ..records import Problem, Problems, SiteError
-from ..records.load import catalogs
 from .state import SiteState, Snapshot
 
 
@@ -31,12 +29,11 @@ class BuildReport:
     trigger: tuple[str, ...]  # the changed input paths (site-relative); empty for the first build
 
 
-def base_path(site_root: Path) -> str:
-    """The URL path of base_url ("/leaderboard/"), where the site is served: read from the
-    config as the build checks it; "/" when it has none."""
-    config = catalogs(site_root, Problems()).config
+def base_path(base_url: str) -> str:
+    """The URL path of the site's base_url ("/leaderboard/"), where the site is served; "/"
+    when it has none."""
     try:
-        path = urlsplit(config.base_url).path
+        path = urlsplit(base_url).path
     except ValueError:
         path = ""
     parts = [part for part in path.split("/") if part]
@@ -90,7 +87,7 @@ class Rebuilder:
         started = time.perf_counter()
         warnings: tuple[Problem, ...] = ()
         try:
-            files, made, found = self._render(previous.files, parallel)
+            files, made, found, base_url = self._render(previous.files, parallel)
         except SiteError as exc:
             problems = sorted(exc.problems, key=lambda p: p.severity != "error")
             snapshot = replace(previous, problems=tuple(problems))
@@ -105,7 +102,7 @@ class Rebuilder:
             version = previous.version
             if changed or not version:
                 version = f"{self._instance}-{self.builds + 1}"
-            snapshot = Snapshot(files, base_path(self.site_root), version, ())
+            snapshot = Snapshot(files, base_path(base_url), version, ())
         seconds = time.perf_counter() - started
         self.builds += 1
         snapshot = self.state.publish(snapshot)
@@ -115,20 +112,18 @@ class Rebuilder:
 
     def _render(
         self, last: dict[str, bytes], parallel: bool = False
-    ) -> tuple[dict[str, bytes], list[str], Problems]:
-        """The site's files, and the names of those made anew; a page whose inputs did not
-        change since the last good build is not made again: its bytes are that build's."""
+    ) -> tuple[dict[str, bytes], list[str], Problems, str]:
+        """The site's files, the names of those made anew, the problems and the base_url; a
+        page whose inputs did not change since the last good build is not made again: its
+        bytes are that build's."""
         reuse = Reuse(self._records, last.__contains__, self._checked)
         rendered = render_outputs(self.site_root, reuse=reuse, parallel=parallel, memo=self._memo)
-        files, made = {}, []
-        for rel, data in rendered.files.items():
-            if data is KEPT:
-                files[rel] = last[rel]
-            else:
-                files[rel] = data
-                made.append(rel)
+        files = dict(last)  # the kept ones as they were: a copy, then what changed (67,800)
+        for rel in last.keys() - rendered.files.keys():
+            del files[rel]
+        files.update(rendered.fresh)
         self._records, self._checked = rendered.jobs, rendered.checked
-        return files, made, rendered.problems
+        return files, list(rendered.fresh), rendered.problems, rendered.base_url
 
     def notify(self, changes: set[str]) -> None:
         """Called by the watcher, from any thread, with site-relative paths that changed."""
