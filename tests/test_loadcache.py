@@ -456,3 +456,46 @@ def test_factorize_is_pandas_factorize(values):
     assert codes.tolist() == expected_codes.tolist()
     assert uniques == expected_uniques.tolist()
     assert [type(u) for u in uniques] == [type(u) for u in expected_uniques.tolist()]
+
+
+_LEAVES = st.none() | st.booleans() | st.integers() | st.text(max_size=3) | st.floats()
+
+
+@given(
+    st.recursive(
+        _LEAVES,
+        lambda inner: (
+            st.lists(inner, max_size=4)
+            | st.tuples(inner, inner)
+            | st.dictionaries(st.text(max_size=3), inner, max_size=4)
+        ),
+        max_leaves=12,
+    )
+)
+def test_finite_is_what_json_without_nan_accepts(value):
+    """The index's check for NaN and infinities, however deep, against json's own."""
+    from sitegen.records.loadcache import _finite
+
+    try:
+        json.dumps(value, allow_nan=False)
+        expected = True
+    except ValueError:
+        expected = False
+    assert _finite(value) is expected
+
+
+def test_a_segment_is_the_ipc_file_a_growing_buffer_would_hold():
+    import pyarrow as pa
+
+    from sitegen.records.loadcache import _ipc_file
+
+    batch = pa.RecordBatch.from_arrays(
+        [pa.array(np.arange(1000, dtype=np.float64)), pa.array(np.arange(1000) % 7, pa.uint8())],
+        names=["x", "codes"],
+    )
+    grown = pa.BufferOutputStream()
+    with pa.ipc.new_file(grown, batch.schema) as writer:
+        writer.write_batch(batch)
+    sized = _ipc_file(batch)
+    assert sized.to_pybytes() == grown.getvalue().to_pybytes()
+    assert pa.ipc.open_file(sized).read_all().to_batches()[0].equals(batch)

@@ -20,6 +20,7 @@ too many segments, all live rows are written into one.
 from __future__ import annotations
 
 import contextlib
+import datetime as dt
 import math
 import os
 import tempfile
@@ -47,6 +48,7 @@ MAX_SEGMENTS = 8
 MAX_DEAD_SHARE = 0.25  # dead rows past this share of the live ones: all rewritten in one
 _NAN_BITS = np.float64(np.nan).view(np.uint64)
 _PLAIN = (str, bool, int, float)  # run fields JSON keeps as they are; others are tagged
+_DATE_TAG = parsecache.TAG + "date"
 
 
 @dataclass
@@ -183,10 +185,14 @@ class LoadCache:
         segments = {} if compact else {s: self.segments[s] for s in live}
         placed: dict[str, tuple[str, int]] = {}
         if fresh:
-            rows = np.concatenate(
-                [np.arange(where[c.rel], where[c.rel] + c.count) for c in fresh]
-            ).astype(np.int64)
-            fresh_columns = {k: v[rows] for k, v in table_columns.items()}
+            if len(fresh) == len(cleans):  # the table's first rows, as they are: no copy
+                total = sum(c.count for c in cleans)
+                fresh_columns = {k: v[:total] for k, v in table_columns.items()}
+            else:
+                rows = np.concatenate(
+                    [np.arange(where[c.rel], where[c.rel] + c.count) for c in fresh]
+                ).astype(np.int64)
+                fresh_columns = {k: v[rows] for k, v in table_columns.items()}
             try:
                 written = self._store_segment(fresh_columns)
             except (ValueError, pa.ArrowException):
@@ -237,11 +243,7 @@ class LoadCache:
                 codes, values[name] = _codes(col)
                 arrays.append(_arrow_of(codes))
             names.append(name)
-        batch = pa.RecordBatch.from_arrays(arrays, names=names)
-        sink = pa.BufferOutputStream()
-        with pa.ipc.new_file(sink, batch.schema) as writer:
-            writer.write_batch(batch)
-        raw = sink.getvalue().to_pybytes()
+        raw = _ipc_file(pa.RecordBatch.from_arrays(arrays, names=names))
         digest = file_digest(raw)
         if not _write_bytes(self.folder / f"{digest}{SUFFIX}", raw):
             return None
@@ -249,18 +251,40 @@ class LoadCache:
         return digest, {"digest": digest, "rows": rows, "stored": names, "values": values}
 
 
+def _ipc_file(batch: pa.RecordBatch) -> pa.Buffer:
+    """The Arrow IPC file of one batch, in a buffer of its size, measured by a first pass
+    that writes nothing: a growing buffer copies itself as it grows (52 MB at 2,000 pairs:
+    0.23-0.31 s, sized 0.02-0.12 s). Hashed and written as it is, never copied to bytes."""
+    for_size = pa.MockOutputStream()
+    with pa.ipc.new_file(for_size, batch.schema) as writer:
+        writer.write_batch(batch)
+    raw = pa.allocate_buffer(for_size.size())
+    with pa.ipc.new_file(pa.FixedSizeBufferWriter(raw), batch.schema) as writer:
+        writer.write_batch(batch)
+    return raw
+
+
 def _entry(c: Clean, segment: str, at: int) -> list | None:
     """The index entry of a file whose rows are in `segment` from `at`; None if it has
     something JSON cannot keep."""
     problems = [_problem_json(p) for p in c.problems]
-    try:
-        fields = {
-            k: v if v is None or type(v) in _PLAIN else parsecache.encode(v, 10_000)
-            for k, v in c.fields.items()
-        }
-    except Exception:  # a value the tagged JSON does not know: not kept
+    if None in problems:
         return None
-    if None in problems or not _finite(fields):  # the index holds no NaN or infinity
+    fields = {}  # the index holds no NaN or infinity: orjson would write them as null
+    try:
+        for k, v in c.fields.items():
+            kind = type(v)
+            if v is None or kind in _PLAIN:
+                if kind is float and not math.isfinite(v):
+                    return None
+                fields[k] = v
+            elif kind is dt.date:  # every run's date: as parsecache.encode tags it
+                fields[k] = [_DATE_TAG, v.isoformat()]
+            elif not _finite(encoded := parsecache.encode(v, 10_000)):
+                return None
+            else:
+                fields[k] = encoded
+    except Exception:  # a value the tagged JSON does not know: not kept
         return None
     return [c.digest, c.rid, fields, c.count, problems, segment, at]
 
@@ -270,9 +294,15 @@ def _finite(value: Any) -> bool:
     if isinstance(value, float):
         return math.isfinite(value)
     if isinstance(value, dict):
-        return all(_finite(v) for v in value.values())
-    if isinstance(value, list | tuple):
-        return all(_finite(v) for v in value)
+        value = value.values()
+    elif not isinstance(value, list | tuple):
+        return True
+    for v in value:
+        kind = type(v)
+        if kind is str or v is None or kind is int or kind is bool:
+            continue  # the most of it, looked at no further
+        if not _finite(v):
+            return False
     return True
 
 
@@ -369,7 +399,7 @@ def _columns_of(raw: bytes, seg: dict) -> dict[str, np.ndarray]:
     return out
 
 
-def _write_bytes(path: Path, raw: bytes) -> bool:
+def _write_bytes(path: Path, raw: bytes | pa.Buffer) -> bool:
     """Write a file whole or not at all; False when it could not be written."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
