@@ -84,3 +84,19 @@ def test_a_build_with_the_scan_equals_one_without_the_cache(make_site, tmp_path)
     assert cached.files == fresh.files
     for rel in (p.relative_to(fresh.out_dir) for p in fresh.out_dir.rglob("*") if p.is_file()):
         assert (cached.out_dir / rel).read_bytes() == (fresh.out_dir / rel).read_bytes()
+
+
+def test_each_run_file_is_named_as_run_id_names_it(make_site):
+    """run_files cuts a file's id from its path itself: the same as run_id's."""
+    from sitegen.records.load import run_id
+
+    runs = {
+        **RUNS,
+        "x.y/z.parquet.json": json.dumps(sweep(gpu="g3")),
+        "a/b/c/d.yaml": sweep(gpu="g4"),
+        "e.yml": sweep(gpu="g5"),
+    }
+    found, _ = files_found(make_site(runs=runs))
+    assert len(found) == 6
+    for _, rel, rid in found:
+        assert rid == run_id(rel.removeprefix("data/runs/"))

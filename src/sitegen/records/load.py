@@ -137,7 +137,7 @@ def run_files(
     names = scan.under(SiteLayout.RUNS_PREFIX, wanted, skipped) if scan is not None else None
     if names is None:
         names = QuickSiteFiles(root).walk_names(runs_dir, problems, wanted, skipped)
-    at = os.path.join(root, "")
+    at, prefix = os.path.join(root, ""), len(SiteLayout.RUNS_PREFIX)
     for rel in names:
         path = at + rel
         suffix = sitefiles.suffix_of(rel.rpartition("/")[2])
@@ -153,7 +153,8 @@ def run_files(
                 )
             )
             continue
-        rid = run_id(rel.removeprefix(SiteLayout.RUNS_PREFIX))
+        # run_id's: the path below data/runs/ without its suffix (one of RUN_SUFFIXES)
+        rid = rel[prefix : -len(suffix)].replace("/", "-")
         if suffix == parquet.SUFFIX:
             found.append((path, rel, rid))
             continue
@@ -196,7 +197,7 @@ def load_runs(
     fresh: list[tuple[Path, str, str]] = []
     stat_at: dict[str, tuple[os.stat_result, int]] = {}  # a fresh file's stat, and when
     for where, rel, rid in files:
-        if sitefiles.suffix_of(rel.rpartition("/")[2]) == parquet.SUFFIX:  # rows -> records
+        if rel.endswith(parquet.SUFFIX):  # rows -> records (a run file's suffix is exact)
             try:
                 raw = Path(where).read_bytes()
             except OSError as exc:
