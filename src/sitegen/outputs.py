@@ -88,6 +88,7 @@ def render_outputs(
     memo: Memo | None = None,
     scan: InputScan | None = None,
     compiled: Callable[[], Compiled | None] | None = None,
+    changed: set[str] | None = None,
 ) -> Rendered:
     """Every output of the site; a job that `reuse` can keep is given as KEPT, not made.
 
@@ -97,7 +98,9 @@ def render_outputs(
     nor written (sitegen check). With `parallel`, a big build makes its pages on every core.
     A `memo` keeps the load cache, summaries and briefs between builds of one process (the
     preview). A `scan` of the site's files made by this build saves the loader a look of its
-    own; `compiled` hands over the templates compiled ahead (templatecode.py).
+    own; `compiled` hands over the templates compiled ahead (templatecode.py). With a `memo`,
+    `changed` names the site's files changed since its last build, as a watcher reported
+    them (records.load.listed_changes); None: not known.
     """
     site_root = Path(site_root)
     progress = progress or Progress()
@@ -105,7 +108,8 @@ def render_outputs(
     with _frozen(), contextlib.ExitStack() as stack:
         progress.phase("load")
         with paused(frozen=True):  # records, configs, runs: many objects, no cycles, kept
-            site, problems = load_site(site_root, use_cache, memo.loaded if memo else None, scan)
+            loaded = memo.loaded if memo else None
+            site, problems = load_site(site_root, use_cache, loaded, scan, changed)
         if site is None:
             raise SiteError(problems.sorted())
         run_ids = {run.id for run in site.runs}

@@ -7,6 +7,7 @@ import dataclasses
 import operator
 import os
 import re
+import stat
 import time
 from collections import defaultdict
 from pathlib import Path
@@ -23,7 +24,7 @@ from ..quickfiles import QuickSiteFiles
 from . import columnar, parquet, readbatch, schema
 from .checker import SLUG, Checker
 from .columnar import ConfigTable
-from .loadcache import Clean, LoadCache, LoadMemo, cache_key
+from .loadcache import Clean, Listing, LoadCache, LoadMemo, cache_key
 from .model import Catalogs, QuickMaker, Run, Site, SweepRun
 from .parsecache import ParseCache
 from .problems import WARNING, Problem, Problems
@@ -166,6 +167,44 @@ def run_files(
     return found
 
 
+def listed_changes(root: Path, listing: Listing, changed: set[str]) -> set[str] | None:
+    """The listed run files among `changed` (site-relative paths a watcher reported), if the
+    listing still stands for the others: None when one of them is a run file the listing
+    lacks, or one no longer there or not a regular file (a folder, a link), which only a walk
+    can tell apart, or a path that is not of a file inside an input folder (an input
+    folder itself, data/runs/, a trigger that names no path). Files that no walk of
+    data/runs/ lists (other inputs, hidden files and folders, other extensions) change
+    nothing."""
+    listed = {rel for _, rel, _ in listing.files}
+    prefix = SiteLayout.RUNS_PREFIX
+    inputs = tuple(f"{folder}/" for folder in SiteLayout.SOURCE_FOLDERS)
+    found: set[str] = set()
+    for rel in changed:
+        if not rel.startswith(prefix):
+            if rel == SiteLayout.CONFIG or (rel.startswith(inputs) and rel != prefix[:-1]):
+                continue  # another input: read again whole by every build
+            return None  # an input folder itself, data/runs/, or no path at all
+        folders, _, name = rel[len(prefix) :].rpartition("/")
+        if any(part.startswith(".") for part in folders.split("/")):
+            continue  # in a hidden folder: never walked
+        if name.startswith("."):
+            continue  # a hidden file: never listed
+        if sitefiles.suffix_of(name).lower() not in SiteLayout.RUN_SUFFIXES:
+            if sitefiles.suffix_of(name):
+                continue  # another extension: never listed
+            return None  # no extension: a folder, perhaps
+        if rel not in listed:
+            return None  # new, or one the walk told of
+        try:
+            info = os.lstat(os.path.join(root, rel))
+        except OSError:
+            return None  # gone
+        if not stat.S_ISREG(info.st_mode):
+            return None
+        found.add(rel)
+    return found
+
+
 def load_runs(
     root: Path,
     known: Catalogs,
@@ -175,16 +214,20 @@ def load_runs(
     stats: FileDigests | None = None,
     cache: LoadCache | None = None,
     scan: InputScan | None = None,
-) -> tuple[list[Run], ConfigTable, list[Clean]]:
+    listing: Listing | None = None,
+    changed: set[str] | None = None,
+) -> tuple[list[Run], ConfigTable, list[Clean], Listing]:
     """Every run record, checked; the sweeps' configs in one table; each file's digest.
 
     Plain sweeps go through the columnar screen together; a file the screen flags, and every
     other record, goes through the exact checker, which words each problem and finds its line.
     A file whose stat (`stats`) or bytes are those `cache` holds it at is neither parsed nor
     screened: its run and columns come from the cache. A `scan` of the site's files gives
-    their paths and digests (it recorded their stats): they are not looked at again. Also
-    returns the plain sweeps loaded, in table order (their rows come first), for the cache of
-    the next build.
+    their paths and digests (it recorded their stats): they are not looked at again. So does
+    the `listing` of the last build, given the run files `changed` since (listed_changes):
+    the others are taken at the digest it holds. Also returns the plain sweeps loaded, in
+    table order (their rows come first), for the cache of the next build, and this build's
+    Listing.
     """
     stats = stats if stats is not None else FileDigests(None)
     cache = cache if cache is not None else LoadCache(None, {})
@@ -192,7 +235,16 @@ def load_runs(
     cleans: dict[str, Clean] = {}
     others: list[Other] = []
     ids: dict[str, str] = {}
-    files = run_files(root, ids, problems, scan)
+    last: dict[str, str] | None = None  # a file's digest, as the listing has it
+    if listing is not None and changed is not None:
+        files, walked = listing.files, listing.problems
+        ids.update((rid, rel) for _, rel, rid in files if not rel.endswith(parquet.SUFFIX))
+        last = {rel: d for rel, d in listing.digests.items() if rel not in changed}
+    else:
+        told = Problems()
+        files = run_files(root, ids, told, scan)
+        walked = told.items
+    problems.extend(walked)
     stored = cache.digests()
     fresh: list[tuple[Path, str, str]] = []
     stat_at: dict[str, tuple[os.stat_result, int]] = {}  # a fresh file's stat, and when
@@ -207,8 +259,9 @@ def load_runs(
                 digests[rel] = file_digest(raw)
             runs.extend(archive_runs(raw, rel, rid, known, ids, problems))
             continue
-        if scan is not None:  # its digest as the scan found it, its stat recorded there
-            if rel in stored and scan.files[rel] == stored[rel]:
+        if scan is not None or last is not None:  # its digest as found, its stat recorded
+            digest = scan.files[rel] if scan is not None else last.get(rel)
+            if rel in stored and digest == stored[rel]:
                 cleans[rel] = cache.clean(rel)
             else:
                 fresh.append((Path(where), rel, rid))
@@ -282,7 +335,9 @@ def load_runs(
     order = {rel: n for n, (_, rel, _) in enumerate(files)}
     runs.sort(key=lambda run: order[run.path])
     _cross_checks(root, runs, table, known, problems)
-    return runs, table, ordered
+    read = digests if digests is not None else {}
+    found = Listing(files, walked, {rel: read[rel] for _, rel, _ in files if rel in read})
+    return runs, table, ordered, found
 
 
 def _batches(items: list, size: int) -> list[list]:
@@ -427,6 +482,7 @@ def load_site(
     use_cache: bool = False,
     memo: LoadMemo | None = None,
     scan: InputScan | None = None,
+    changed: set[str] | None = None,
 ) -> tuple[Site | None, Problems]:
     """Read and check a whole site. The Site is None when any error was found.
 
@@ -434,7 +490,9 @@ def load_site(
     file whose stat or bytes are as an earlier build found them comes from the load cache
     (records.loadcache) without being read or parsed, and other YAML records parsed before
     are read from the parse cache (records.parsecache). A `memo` keeps the load cache in
-    memory from one call to the next (the preview's rebuilds).
+    memory from one call to the next (the preview's rebuilds), and the run files the last
+    call found: given the paths `changed` since (the preview's watcher's), data/runs/ is
+    neither walked nor stat'ed when they name only files it still lists (listed_changes).
     """
     root = Path(root)
     problems = Problems()
@@ -455,15 +513,26 @@ def load_site(
         return None, problems
     digests: dict[str, str] = {}
     known = catalogs(root, problems, digests)
+    listing, runs_changed = memo.listing if memo else None, None
+    if listing is not None and changed is not None and use_cache:
+        runs_changed = listed_changes(root, listing, changed)
+    if memo is not None:  # a load that fails half way leaves none: the next one walks
+        memo.listing = None
     if use_cache:
         parsed = ParseCache(cache_folder(root, "parsed"))
-        # the scan recorded every file's stat: a table of the loader's own would be a copy
-        stats = FileDigests.for_site(root) if scan is None else FileDigests(None)
+        # the scan or the listing stands for every file's stat: a table of the loader's own
+        # would be a copy
+        looked = scan is not None or runs_changed is not None
+        stats = FileDigests(None) if looked else FileDigests.for_site(root)
         folder, key = cache_folder(root, "loaded"), cache_key(digests)
         cache = memo.cache_for(folder, key) if memo else LoadCache(folder, key)
     else:
         parsed, stats, cache = None, FileDigests(None), LoadCache(None, {})
-    runs, table, cleans = load_runs(root, known, problems, digests, parsed, stats, cache, scan)
+    runs, table, cleans, found = load_runs(
+        root, known, problems, digests, parsed, stats, cache, scan, listing, runs_changed
+    )
+    if memo is not None:
+        memo.listing = found
     if use_cache:
         parsed.prune()
         stats.save(SiteLayout.RUNS_PREFIX)

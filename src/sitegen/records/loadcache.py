@@ -66,12 +66,26 @@ class Clean:
     segment: str | None = None  # the cache segment its rows are in, when read from the cache
 
 
+@dataclass(frozen=True)
+class Listing:
+    """The run files one build found (load.run_files' (path, rel, run id), in its order),
+    what the walk said of them, and the digest of each file's bytes as that build read them:
+    the next build of the preview takes it as it is when its watcher names only run files
+    that are still there, regular and listed (load.listed_changes)."""
+
+    files: list[tuple[str, str, str]]
+    problems: list[Problem]
+    digests: dict[str, str]
+
+
 class LoadMemo:
     """The load cache kept in memory between the builds of one process (the preview): a
-    build whose catalogs and code are those of the last one reads nothing of it from disk."""
+    build whose catalogs and code are those of the last one reads nothing of it from disk.
+    Also the last build's Listing of the run files."""
 
     def __init__(self) -> None:
         self.cache: LoadCache | None = None
+        self.listing: Listing | None = None
 
     def cache_for(self, folder: Path | None, key: dict) -> LoadCache:
         """The kept cache when it is for `folder` and `key`, else the one on disk. The first

@@ -87,7 +87,7 @@ class Rebuilder:
         started = time.perf_counter()
         warnings: tuple[Problem, ...] = ()
         try:
-            files, made, found, base_url = self._render(previous.files, parallel)
+            files, made, found, base_url = self._render(previous.files, parallel, trigger)
         except SiteError as exc:
             problems = sorted(exc.problems, key=lambda p: p.severity != "error")
             snapshot = replace(previous, problems=tuple(problems))
@@ -111,13 +111,18 @@ class Rebuilder:
         return report
 
     def _render(
-        self, last: dict[str, bytes], parallel: bool = False
+        self, last: dict[str, bytes], parallel: bool = False, trigger: Iterable[str] = ()
     ) -> tuple[dict[str, bytes], list[str], Problems, str]:
         """The site's files, the names of those made anew, the problems and the base_url; a
         page whose inputs did not change since the last good build is not made again: its
-        bytes are that build's."""
+        bytes are that build's. The `trigger`'s paths, what the watcher saw change since the
+        last build (none: the first, and everything is looked at), spare the loader a look
+        at the others."""
         reuse = Reuse(self._records, last.__contains__, self._checked)
-        rendered = render_outputs(self.site_root, reuse=reuse, parallel=parallel, memo=self._memo)
+        changed = set(trigger) or None
+        rendered = render_outputs(
+            self.site_root, reuse=reuse, parallel=parallel, memo=self._memo, changed=changed
+        )
         files = dict(last)  # the kept ones as they were: a copy, then what changed (67,800)
         for rel in last.keys() - rendered.files.keys():
             del files[rel]
