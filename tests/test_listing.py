@@ -58,6 +58,8 @@ def test_a_listed_file_edited_is_read_again_without_a_walk(loaded, monkeypatch):
         {"data/runs/lab/new.yaml"},  # new: not listed
         {"data/runs/lab/a.yaml"},  # removed below
         {"data/runs/lab"},  # a folder
+        {"data/runs/v1.2"},  # a folder moved in whole, whose files no event named
+        {"data/runs/lab/gone.txt"},  # removed: a file, or a folder of files
         {"data/runs"},
         {"data"},
         {"(files edited during the first build)"},
@@ -66,6 +68,8 @@ def test_a_listed_file_edited_is_read_again_without_a_walk(loaded, monkeypatch):
 def test_what_the_listing_cannot_stand_for_is_walked(loaded, changed):
     root, memo = loaded
     (root / "data/runs/lab/new.yaml").write_text(yaml.safe_dump(sweep(gpu="g2")))
+    (root / "data/runs/v1.2").mkdir()
+    (root / "data/runs/v1.2/d.yaml").write_text(yaml.safe_dump(sweep(gpu="g2", engine="sglang")))
     if "data/runs/lab/a.yaml" in changed:
         (root / "data/runs/lab/a.yaml").unlink()
     assert load_module.listed_changes(root, memo.listing, changed) is None
@@ -74,10 +78,11 @@ def test_what_the_listing_cannot_stand_for_is_walked(loaded, changed):
 
 def test_paths_no_walk_lists_change_nothing(loaded):
     root, memo = loaded
+    (root / "data/runs/lab/notes.txt").write_text("not a record")
     changed = {
         "data/runs/lab/.a.yaml.swp",
         "data/runs/.git/x.yaml",
-        "data/runs/lab/notes.txt",
+        "data/runs/lab/notes.txt",  # there, of another kind
         "data/models.yaml",
         "content/faq.md",
         "templates/base.html",

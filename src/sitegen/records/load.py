@@ -188,19 +188,17 @@ def listed_changes(root: Path, listing: Listing, changed: set[str]) -> set[str] 
         if any(part.startswith(".") for part in folders.split("/")):
             continue  # in a hidden folder: never walked
         if name.startswith("."):
-            continue  # a hidden file: never listed
-        if sitefiles.suffix_of(name).lower() not in SiteLayout.RUN_SUFFIXES:
-            if sitefiles.suffix_of(name):
-                continue  # another extension: never listed
-            return None  # no extension: a folder, perhaps
-        if rel not in listed:
-            return None  # new, or one the walk told of
+            continue  # a hidden file or folder: never walked
         try:
             info = os.lstat(os.path.join(root, rel))
         except OSError:
-            return None  # gone
+            return None  # gone: a file, or a folder of them
         if not stat.S_ISREG(info.st_mode):
-            return None
+            return None  # a folder (moved here whole, perhaps), a link
+        if sitefiles.suffix_of(name).lower() not in SiteLayout.RUN_SUFFIXES:
+            continue  # a file of another kind: never listed
+        if rel not in listed:
+            return None  # new, or one the walk told of
         found.add(rel)
     return found
 
