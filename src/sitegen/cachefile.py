@@ -29,6 +29,7 @@ import orjson
 
 from .cachetrust import sign
 from .gcpause import paused
+from .writeall import write_all
 
 # the writers of a body, as the header names them
 ORJSON, JSON = "orjson", "json"
@@ -105,9 +106,7 @@ def write_new(name: str | Path, data: bytes) -> str | Path:
     link planted there); a file half written is removed."""
     fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
     try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view) :]
+        write_all(fd, data)
     except OSError:
         os.close(fd)
         with contextlib.suppress(OSError):

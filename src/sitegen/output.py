@@ -43,6 +43,7 @@ except ImportError:  # not POSIX: builds into one folder are not kept apart
 from .filedigests import file_digest as digest
 from .layout import SiteLayout
 from .manifest import Entry, Manifest
+from .writeall import write_all
 
 # how a staged file is opened: made, or emptied if staged before (the staging folder is this
 # build's own, and no link is followed into it)
@@ -172,9 +173,7 @@ class Staging:
             self._folder(folder)
             fd = os.open(path, _WRITE, 0o666)
         try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view) :]
+            write_all(fd, data)
             return os.fstat(fd)
         except OSError as exc:
             if exc.filename is None:  # named by its file, as an error of open is

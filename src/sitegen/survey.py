@@ -30,6 +30,7 @@ from .manifest import Manifest
 from .records.problems import Problems
 from .render import check_templates, environment
 from .templatecode import Compiled, compile_all
+from .writeall import write_all
 
 FORK_MIN_FILES = 4096  # fewer outputs: both are answered here sooner than a child is heard
 _LENGTH = 8  # bytes of a frame's length, before its JSON
@@ -214,9 +215,7 @@ def _start_child(site_root: Path, options: str, manifest: Manifest) -> tuple[int
 
 def _send(fd: int, value: object) -> None:
     data = json.dumps(value).encode()
-    view = memoryview(len(data).to_bytes(_LENGTH, "big") + data)
-    while view:
-        view = view[os.write(fd, view) :]
+    write_all(fd, len(data).to_bytes(_LENGTH, "big") + data)
 
 
 def _reap(pid: int) -> int:
