@@ -406,19 +406,8 @@ class ConfigRows(Sequence[SweepConfig]):
 
 # -- a run's configs as values -----------------------------------------------------------------
 
-# what SweepConfig.parallelism reads of a config
-PARALLELISM_FIELDS = (
-    "gpus",
-    "tp",
-    "pp",
-    "ep",
-    "dp",
-    "dp_attention",
-    "disagg",
-    "prefill_gpus",
-    "decode_gpus",
-    "spec_decoding",
-)
+# what SweepConfig.parallelism reads of a config: what tells a run's configs apart but the load
+PARALLELISM_FIELDS = tuple(name for name in CONFIG_KEY if name != "concurrency")
 
 
 def parallelism_labels(table: ConfigTable, rows: Sequence[int]) -> list[str]:
