@@ -147,3 +147,30 @@ def test_the_previews_rebuild_summarises_only_the_edited_pair(make_site, monkeyp
     (root / "data/gpus.yaml").write_text((root / "data/gpus.yaml").read_text() + "\n")
     rebuilder.build_now({"data/gpus.yaml"})  # other catalogs: every pair again
     assert set().union(*calls) == {("m1", "g1"), ("m1", "g2"), ("m2", "g1"), ("m2", "g2")}
+
+
+def test_briefs_with_a_nan_are_kept_by_json_and_the_rest_by_orjson(tmp_path):
+    """orjson writes NaN as null: a file whose briefs hold one is written by json, and stays
+    so while that brief is kept; without it, orjson writes. Each reads back as it was."""
+    import dataclasses
+    import math
+
+    site, _ = load_site(FLAGSHIP)
+    good = [brief_of(s) for pair in summarise(site).values() for s in pair][:3]
+    curve = dataclasses.replace(good[0].curves[0], measured_power_w=(float("nan"),))
+    odd = dataclasses.replace(good[0], curves=(curve,))
+    path = tmp_path / FILE
+
+    def saved(briefs: dict) -> tuple[str, dict]:
+        before = BriefCache(path, "k")
+        before.save(briefs)
+        writer = path.read_bytes().split(b" ")[2].decode()
+        return writer, BriefCache(path, "k").entries
+
+    writer, back = saved({"a": [good[0]], "odd": [odd]})
+    assert writer == "json"
+    assert math.isnan(back["odd"][0].curves[0].measured_power_w[0])
+    assert saved({"a": [good[0]], "odd": [odd], "b": [good[1]]})[0] == "json"  # odd kept
+    writer, back = saved({"a": [good[0]], "b": [good[1]]})
+    assert writer == "orjson" and back == {"a": [good[0]], "b": [good[1]]}
+    assert saved({"a": [good[0]], "c": [good[2]]})[0] == "orjson"

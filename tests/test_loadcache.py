@@ -474,14 +474,14 @@ _LEAVES = st.none() | st.booleans() | st.integers() | st.text(max_size=3) | st.f
 )
 def test_finite_is_what_json_without_nan_accepts(value):
     """The index's check for NaN and infinities, however deep, against json's own."""
-    from sitegen.records.loadcache import _finite
+    from sitegen.cachefile import finite
 
     try:
         json.dumps(value, allow_nan=False)
         expected = True
     except ValueError:
         expected = False
-    assert _finite(value) is expected
+    assert finite(value) is expected
 
 
 def test_a_segment_is_the_ipc_file_a_growing_buffer_would_hold():

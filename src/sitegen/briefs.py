@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from . import keyhash
-from .cachefile import read_signed, write_signed
+from .cachefile import ORJSON, finite, read_signed_by, write_signed
 from .cachetrust import cache_folder
 from .codeversion import code_version
 from .energy import MEASURED, Energy
@@ -139,8 +139,10 @@ class BriefCache:
         self.key = key
         self.entries: dict[str, list[Brief]] = {}
         self._stored: dict[str, list] = {}
+        self._finite = True  # no NaN nor infinity in what is stored (orjson wrote it)
         if path is not None:
-            stored = read_signed(path, KIND, VERSION)
+            stored, writer = read_signed_by(path, KIND, VERSION)
+            self._finite = writer == ORJSON
             try:
                 if isinstance(stored, dict) and stored.get("key") == key:
                     entries = stored["pairs"]
@@ -160,6 +162,12 @@ class BriefCache:
         if self.path is None or briefs.keys() == self._stored.keys():
             return  # the same pairs' digests: the same briefs
         kept = self._stored  # a pair whose digest was kept has the briefs stored then
-        stored = {d: kept[d] if d in kept else [to_json(b) for b in bs] for d, bs in briefs.items()}
-        write_signed(self.path, KIND, VERSION, {"key": self.key, "pairs": stored})
-        self._stored = stored
+        new = {d: [to_json(b) for b in bs] for d, bs in briefs.items() if d not in kept}
+        stored = {d: kept[d] if d in kept else new[d] for d in briefs}
+        # orjson where no brief holds a NaN or an infinity (it would write null): the new ones
+        # are looked at (a few, or a cold build's 2,000 in 0.02 s), and those kept too unless
+        # their file was written by orjson
+        carried = [stored[d] for d in briefs if d in kept]
+        nonfinite = not (finite(new) and (self._finite or finite(carried)))
+        write_signed(self.path, KIND, VERSION, {"key": self.key, "pairs": stored}, nonfinite)
+        self._stored, self._finite = stored, not nonfinite

@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import hmac
 import json
+import math
 import os
 import tempfile
 from pathlib import Path
@@ -42,17 +43,22 @@ def _header(kind: str, version: int, writer: str, body: bytes) -> bytes | None:
 
 def read_signed(path: Path, kind: str, version: int) -> Any | None:
     """The JSON value stored by write_signed, or None when there is none to trust."""
+    return read_signed_by(path, kind, version)[0]
+
+
+def read_signed_by(path: Path, kind: str, version: int) -> tuple[Any | None, str | None]:
+    """read_signed's value and its writer (ORJSON: the value holds no NaN nor infinity)."""
     try:
         raw = path.read_bytes()
         header, _, body = raw.partition(b"\n")
         writer = ORJSON if header.split(b" ")[2:3] == [ORJSON.encode()] else JSON
         expected = _header(kind, version, writer, body)
         if expected is None or not hmac.compare_digest(header, expected):
-            return None
+            return None, None
         with paused():  # a big file is many objects, and no cycles
-            return orjson.loads(body) if writer == ORJSON else json.loads(body)
+            return (orjson.loads(body) if writer == ORJSON else json.loads(body)), writer
     except (OSError, ValueError):  # orjson's and json's decode errors are ValueErrors
-        return None
+        return None, None
 
 
 def _dumps(value: Any, nonfinite: bool) -> tuple[str, bytes]:
@@ -74,6 +80,23 @@ def write_signed(path: Path, kind: str, version: int, value: Any, nonfinite: boo
     if header is None:
         return  # no key to sign with: nothing is cached
     write_atomic(path, header + b"\n" + body)
+
+
+def finite(value: Any) -> bool:
+    """Whether a JSON-like value holds no NaN or infinity, however deep."""
+    if isinstance(value, float):
+        return math.isfinite(value)
+    if isinstance(value, dict):
+        value = value.values()
+    elif not isinstance(value, list | tuple):
+        return True
+    for v in value:
+        kind = type(v)
+        if kind is str or v is None or kind is int or kind is bool:
+            continue  # the most of it, looked at no further
+        if not finite(v):
+            return False
+    return True
 
 
 def write_atomic(path: Path, text: str | bytes) -> None:

@@ -33,7 +33,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.ipc
 
-from ..cachefile import prune, read_signed, write_signed
+from ..cachefile import finite, prune, read_signed, write_signed
 from ..codeversion import code_version
 from ..filedigests import file_digest
 from . import parsecache
@@ -294,30 +294,13 @@ def _entry(c: Clean, segment: str, at: int) -> list | None:
                 fields[k] = v
             elif kind is dt.date:  # every run's date: as parsecache.encode tags it
                 fields[k] = [_DATE_TAG, v.isoformat()]
-            elif not _finite(encoded := parsecache.encode(v, 10_000)):
+            elif not finite(encoded := parsecache.encode(v, 10_000)):
                 return None
             else:
                 fields[k] = encoded
     except Exception:  # a value the tagged JSON does not know: not kept
         return None
     return [c.digest, c.rid, fields, c.count, problems, segment, at]
-
-
-def _finite(value: Any) -> bool:
-    """Whether a JSON-like value holds no NaN or infinity, however deep."""
-    if isinstance(value, float):
-        return math.isfinite(value)
-    if isinstance(value, dict):
-        value = value.values()
-    elif not isinstance(value, list | tuple):
-        return True
-    for v in value:
-        kind = type(v)
-        if kind is str or v is None or kind is int or kind is bool:
-            continue  # the most of it, looked at no further
-        if not _finite(v):
-            return False
-    return True
 
 
 def _json_key(key: dict) -> Any:
