@@ -20,7 +20,6 @@ too many segments, all live rows are written into one.
 from __future__ import annotations
 
 import contextlib
-import datetime as dt
 import math
 import os
 import tempfile
@@ -48,7 +47,6 @@ MAX_SEGMENTS = 8
 MAX_DEAD_SHARE = 0.25  # dead rows past this share of the live ones: all rewritten in one
 _NAN_BITS = np.float64(np.nan).view(np.uint64)
 _PLAIN = (str, bool, int, float)  # run fields JSON keeps as they are; others are tagged
-_DATE_TAG = parsecache.TAG + "date"
 
 
 @dataclass
@@ -292,8 +290,6 @@ def _entry(c: Clean, segment: str, at: int) -> list | None:
                 if kind is float and not math.isfinite(v):
                     return None
                 fields[k] = v
-            elif kind is dt.date:  # every run's date: as parsecache.encode tags it
-                fields[k] = [_DATE_TAG, v.isoformat()]
             elif not finite(encoded := parsecache.encode(v, 10_000)):
                 return None
             else:
