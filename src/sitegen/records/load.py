@@ -117,6 +117,17 @@ def check_run(
     return None if c.failed else run
 
 
+def _hidden(name: str) -> bool:
+    """A file or folder the walk of data/runs/ passes by (editor backups, .git)."""
+    return name.startswith(".")
+
+
+def _wanted_run(name: str) -> bool:
+    """A file name the walk of data/runs/ lists: not hidden, of a run file's suffix in any
+    case (run_files tells of one not in lowercase)."""
+    return not _hidden(name) and sitefiles.suffix_of(name).lower() in SiteLayout.RUN_SUFFIXES
+
+
 def run_files(
     root: Path, ids: dict[str, str], problems: Problems, scan: InputScan | None = None
 ) -> list[tuple[str, str, str]]:
@@ -128,16 +139,11 @@ def run_files(
     """
     runs_dir, suffixes = SiteLayout(root).runs, SiteLayout.RUN_SUFFIXES
     found: list[tuple[str, str, str]] = []
-
-    def wanted(name: str) -> bool:  # hidden files and folders (editor backups, .git) are not
-        return not name.startswith(".") and sitefiles.suffix_of(name).lower() in suffixes
-
-    def skipped(name: str) -> bool:
-        return name.startswith(".")
-
-    names = scan.under(SiteLayout.RUNS_PREFIX, wanted, skipped) if scan is not None else None
+    names = None
+    if scan is not None:
+        names = scan.under(SiteLayout.RUNS_PREFIX, _wanted_run, _hidden)
     if names is None:
-        names = QuickSiteFiles(root).walk_names(runs_dir, problems, wanted, skipped)
+        names = QuickSiteFiles(root).walk_names(runs_dir, problems, _wanted_run, _hidden)
     at, prefix = os.path.join(root, ""), len(SiteLayout.RUNS_PREFIX)
     for rel in names:
         path = at + rel
@@ -185,17 +191,15 @@ def listed_changes(root: Path, listing: Listing, changed: set[str]) -> set[str] 
                 continue  # another input: read again whole by every build
             return None  # an input folder itself, data/runs/, or no path at all
         folders, _, name = rel[len(prefix) :].rpartition("/")
-        if any(part.startswith(".") for part in folders.split("/")):
-            continue  # in a hidden folder: never walked
-        if name.startswith("."):
-            continue  # a hidden file or folder: never walked
+        if _hidden(name) or any(map(_hidden, folders.split("/"))):
+            continue  # hidden, or in a hidden folder: never walked
         try:
             info = os.lstat(os.path.join(root, rel))
         except OSError:
             return None  # gone: a file, or a folder of them
         if not stat.S_ISREG(info.st_mode):
             return None  # a folder (moved here whole, perhaps), a link
-        if sitefiles.suffix_of(name).lower() not in SiteLayout.RUN_SUFFIXES:
+        if not _wanted_run(name):
             continue  # a file of another kind: never listed
         if rel not in listed:
             return None  # new, or one the walk told of
