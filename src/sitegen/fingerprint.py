@@ -53,7 +53,6 @@ class InputScan:
     """What one look over a site's files found: the digest of everything a build reads, and
     the digest of each site file's bytes, for the loader to take instead of looking again."""
 
-    root: Path
     digest: str
     files: dict[str, str]  # site file name -> the digest of its bytes, in the walks' order
     plain: bool  # no link was met: each file was found once, under its one name
@@ -79,7 +78,7 @@ class InputScan:
         return found
 
     @classmethod
-    def from_json(cls, root: Path, value: object) -> InputScan | None:
+    def from_json(cls, value: object) -> InputScan | None:
         """A scan sent as JSON ({"digest", "files", "plain"}, as the survey's child sends
         it); None for anything else."""
         if not isinstance(value, dict) or not isinstance(value.get("digest"), str):
@@ -89,7 +88,7 @@ class InputScan:
             return None
         if not all(isinstance(k, str) and isinstance(v, str) for k, v in files.items()):
             return None
-        return cls(root, value["digest"], files, plain)
+        return cls(value["digest"], files, plain)
 
 
 def site_inputs(site_root: Path, options: str, stat_first: bool = True) -> str | None:
@@ -130,4 +129,4 @@ def scan_inputs(site_root: Path, options: str, stat_first: bool = True) -> Input
     except (OSError, ValueError):
         return None
     table.save()
-    return InputScan(site_root, h.hexdigest(), files, not site_files.met_links)
+    return InputScan(h.hexdigest(), files, not site_files.met_links)

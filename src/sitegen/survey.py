@@ -117,7 +117,7 @@ class Survey:
             head, files = self._frame(0), self._frame(1)
             scan = None
             if isinstance(head, dict):
-                scan = InputScan.from_json(self.site_root, {**head, "files": files})
+                scan = InputScan.from_json({**head, "files": files})
             if scan is None and head is not _NULL:
                 scan = scan_inputs(self.site_root, self.options)
             self._scan = (scan,)
