@@ -97,3 +97,23 @@ def test_the_previews_edits_each_change_the_same_number_again(scale, tmp_path):
         seen.append((edit.path, (tmp_path / edit.path).read_bytes()))
     assert len({path for path, _ in seen}) == 1  # one record
     assert len({data for _, data in seen}) == 3  # changed by each edit
+
+
+def test_a_folder_of_the_last_run_is_set_aside_and_deleted_only_at_the_end(scale, tmp_path):
+    old = tmp_path / "2-pairs"
+    old.mkdir()
+    (old / "sitegen.yaml").write_text(f"title: {scale.SITE_TITLE}\n", encoding="utf-8")
+    (old / "public").mkdir()
+    (old / "public" / "index.html").write_text("old", encoding="utf-8")
+    trash = scale.Trash()
+    scale.TRASH, kept = trash, scale.TRASH
+    try:
+        with scale.site_folder(tmp_path, 2) as root:
+            assert root == old and list(root.iterdir()) == []  # a new, empty folder
+            (aside,) = trash.paths
+            assert (aside / "public" / "index.html").read_text(encoding="utf-8") == "old"
+        assert aside.exists()  # not deleted while builds may still run
+        trash.empty()
+        assert not aside.exists() and trash.paths == []
+    finally:
+        scale.TRASH = kept
