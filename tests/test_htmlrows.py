@@ -118,7 +118,7 @@ def site_views(request):
     src = Sources(site, summarise(site), content)
     jobs = plan_jobs(src, Keys(src, environment(root), sorted(content.pages)))
     pages = [
-        p for j in jobs if j.name.split()[0] in ("pair", "compare", "model") for p in j.make()[0]
+        p for j in jobs if j.name.split()[0] in ("pair", "compare", "model") for p in j.make(src)[0]
     ]
     return src, pages
 

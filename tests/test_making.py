@@ -23,7 +23,7 @@ FORK = "fork" in multiprocessing.get_all_start_methods()
 
 def _jobs(free: range, total: int) -> list[Job]:
     return [
-        Job(f"job {i}", "", lambda: ([], []), reads_summaries=i not in free) for i in range(total)
+        Job(f"job {i}", "", lambda _: ([], []), reads_summaries=i not in free) for i in range(total)
     ]
 
 

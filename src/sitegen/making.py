@@ -104,7 +104,7 @@ class Maker:
         built: list[tuple[Job, list[Page], list]] = []
         before = len(self.src.problems)
         for job in jobs:
-            built.append((job, *job.make()))
+            built.append((job, *job.make(self.src)))
         made.copy_problems.extend(self.src.problems.items[before:])
         if made.copy_problems:
             return made

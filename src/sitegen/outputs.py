@@ -29,6 +29,7 @@ from .sitemap import robots_txt, sitemap_xml
 from .summaries import Summaries, SummaryMemo
 from .templatecode import Compiled, HandedCode
 from .views import Job, Keys, Sources, plan_jobs
+from .views.replan import LastPlan, kept_jobs, last_plan
 
 
 @dataclass(frozen=True)
@@ -64,6 +65,7 @@ class Memo:
     loaded: LoadMemo = field(default_factory=LoadMemo)
     summaries: SummaryMemo = field(default_factory=SummaryMemo)
     briefs: tuple[Any, dict[str, list[Brief]]] = (None, {})  # (catalog digests, briefs)
+    plan: LastPlan | None = None  # the last plan, made after the load `loaded` last made
 
 
 @dataclass
@@ -107,6 +109,9 @@ def render_outputs(
     # what loading made lives to the end; thawed when the build ends, also when it fails
     with _frozen(), contextlib.ExitStack() as stack:
         progress.phase("load")
+        before = memo.plan if memo else None
+        if memo is not None:  # a build that fails before its plan is made leaves none
+            memo.plan = None
         with paused(frozen=True):  # records, configs, runs: many objects, no cycles, kept
             loaded = memo.loaded if memo else None
             site, problems = load_site(site_root, use_cache, loaded, scan, changed)
@@ -137,7 +142,12 @@ def render_outputs(
         # tens of thousands of jobs and keys, no cycles; the summaries and the plan, too, live
         # until the build ends
         with paused(frozen=True):
-            jobs = plan_jobs(src, Keys(src, env, nav_pages))
+            keys = Keys(src, env, nav_pages, record=memo is not None)
+            reread = loaded.reread if loaded is not None else None
+            kept_job, stood = kept_jobs(before, src, keys, reread)
+            jobs = plan_jobs(src, keys, kept_job)
+            if memo is not None:
+                memo.plan = last_plan(src, keys, jobs, stood)
         kept, to_make = reuse.split(jobs) if reuse is not None else ({}, list(jobs))
         cache = ChartCache.for_site(site_root) if use_cache else ChartCache(None)
         shared = {"site": site.config, "nav_pages": nav_pages}

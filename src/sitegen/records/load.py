@@ -519,7 +519,7 @@ def load_site(
     if listing is not None and changed is not None and use_cache:
         runs_changed = listed_changes(root, listing, changed)
     if memo is not None:  # a load that fails half way leaves none: the next one walks
-        memo.listing = None
+        memo.listing = memo.reread = None
     if use_cache:
         parsed = ParseCache(cache_folder(root, "parsed"))
         # the scan or the listing stands for every file's stat: a table of the loader's own
@@ -534,7 +534,7 @@ def load_site(
         root, known, problems, digests, parsed, stats, cache, scan, listing, runs_changed
     )
     if memo is not None:
-        memo.listing = found
+        memo.listing, memo.reread = found, runs_changed
     if use_cache:
         parsed.prune()
         stats.save(SiteLayout.RUNS_PREFIX)

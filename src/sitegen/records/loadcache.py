@@ -79,11 +79,13 @@ class Listing:
 class LoadMemo:
     """The load cache kept in memory between the builds of one process (the preview): a
     build whose catalogs and code are those of the last one reads nothing of it from disk.
-    Also the last build's Listing of the run files."""
+    Also the last build's Listing of the run files, and which of them it read again by the
+    listing (None: it walked data/runs/, and any file may have changed)."""
 
     def __init__(self) -> None:
         self.cache: LoadCache | None = None
         self.listing: Listing | None = None
+        self.reread: set[str] | None = None
 
     def cache_for(self, folder: Path | None, key: dict) -> LoadCache:
         """The kept cache when it is for `folder` and `key`, else the one on disk. The first

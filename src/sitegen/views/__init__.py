@@ -33,94 +33,122 @@ Made = tuple[list[Page], list[DataFile]]
 
 
 class Job(NamedTuple):  # a tuple: a big site's plan makes 38,600 each build
-    """One view builder's outputs: `make` builds them; `key` says when they change."""
+    """One view builder's outputs: `make(src)` builds them from a plan's sources (never the
+    sources of the plan that listed it: the preview carries unchanged jobs over from one plan
+    to the next, views.replan); `key` says when they change."""
 
     name: str  # unique in a plan, the same from build to build
     key: str
-    make: Callable[[], Made]
+    make: Callable[[Sources], Made]
     # False where making it never reads a pair's summaries or briefs (a run's report): such
     # jobs can be made by workers forked before the summaries are (making.make_all)
     reads_summaries: bool = True
 
 
-def plan_jobs(src: Sources, keys: Keys) -> list[Job]:
-    """Every job of the site, in output order; nothing is built yet."""
+def none_kept(name: str) -> Job | None:
+    """A plan's `kept` that keeps no job: every one listed and keyed."""
+    return None
+
+
+def plan_jobs(src: Sources, keys: Keys, kept: Callable[[str], Job | None] = none_kept) -> list[Job]:
+    """Every job of the site, in output order; nothing is built yet. `kept(name)` gives the
+    last plan's job of that name where it still stands (views.replan), which is then neither
+    keyed nor listed again."""
     site, content = src.site, src.content
-    share = Share(src)
     jobs = [
-        Job(
+        kept("overview")
+        or Job(
             "overview",
             keys.of("overview", "index.html", sorted(keys.pair(*k) for k in src.pair_keys)),
-            lambda: _one(*overview_outputs(src), share.overview),
+            lambda src: _one(*overview_outputs(src), Share(src).overview),
         )
     ]
     for model, gpu in src.pair_keys:
-        key = keys.of(
-            "pair",
-            "pair.html",
-            keys.pair(model, gpu),
-            keys.faq,
-            keys.copy(content.pairs.get((model, gpu))),
-            src.gpus_of(model),
-        )
+        name = f"pair {model} {gpu}"
         jobs.append(
-            Job(
-                f"pair {model} {gpu}",
-                key,
-                lambda m=model, g=gpu: _one(
-                    *pair_outputs(src, m, g), lambda p: share.pair(p, m, g)
+            kept(name)
+            or Job(
+                name,
+                keys.of(
+                    "pair",
+                    "pair.html",
+                    keys.pair(model, gpu),
+                    keys.faq,
+                    keys.copy(content.pairs.get((model, gpu))),
+                    src.gpus_of(model),
+                ),
+                lambda src, m=model, g=gpu: _one(
+                    *pair_outputs(src, m, g), lambda p: Share(src).pair(p, m, g)
                 ),
             )
         )
     for model in src.models:
-        key = keys.of(
-            "model",
-            "model.html",
-            [keys.pair(model, g) for g in src.gpus_of(model)],
-            keys.copy(content.models.get(model)),
-        )
+        name = f"model {model}"
         jobs.append(
-            Job(
-                f"model {model}",
-                key,
-                lambda m=model: _one(*model_outputs(src, m), lambda p: share.model(p, m)),
+            kept(name)
+            or Job(
+                name,
+                keys.of(
+                    "model",
+                    "model.html",
+                    [keys.pair(model, g) for g in src.gpus_of(model)],
+                    keys.copy(content.models.get(model)),
+                ),
+                lambda src, m=model: _one(*model_outputs(src, m), lambda p: Share(src).model(p, m)),
             )
         )
     for gpu in src.gpus:
-        pairs = [keys.pair(m, g) for m, g in src.pair_keys if g == gpu]
-        # its comparison links: every other GPU of each of its models
-        others = [src.gpus_of(m) for m, g in src.pair_keys if g == gpu]
-        key = keys.of("gpu", "gpu.html", pairs, others, keys.copy(content.gpus.get(gpu)))
-        jobs.append(Job(f"gpu {gpu}", key, lambda g=gpu: ([share.gpu(gpu_page(src, g), g)], [])))
+        name = f"gpu {gpu}"
+        job = kept(name)
+        if job is None:
+            pairs = [keys.pair(m, g) for m, g in src.pair_keys if g == gpu]
+            # its comparison links: every other GPU of each of its models
+            others = [src.gpus_of(m) for m, g in src.pair_keys if g == gpu]
+            key = keys.of("gpu", "gpu.html", pairs, others, keys.copy(content.gpus.get(gpu)))
+            job = Job(name, key, lambda src, g=gpu: ([Share(src).gpu(gpu_page(src, g), g)], []))
+        jobs.append(job)
     for page_model, a, b in compared(src):
-        key = keys.of("compare", "compare.html", keys.pair(page_model, a), keys.pair(page_model, b))
+        name = f"compare {page_model} {a} {b}"
         jobs.append(
-            Job(
-                f"compare {page_model} {a} {b}",
-                key,
-                lambda m=page_model, a=a, b=b: _one(
-                    *compare_outputs_of(src, m, a, b), lambda p: share.compare(p, m, a, b)
+            kept(name)
+            or Job(
+                name,
+                keys.of(
+                    "compare", "compare.html", keys.pair(page_model, a), keys.pair(page_model, b)
+                ),
+                lambda src, m=page_model, a=a, b=b: _one(
+                    *compare_outputs_of(src, m, a, b), lambda p: Share(src).compare(p, m, a, b)
                 ),
             )
         )
     for name, copy in sorted(content.pages.items()):
         key = keys.of("content", "content.html", keys.copy(copy))
         jobs.append(
-            Job(f"content {name}", key, lambda n=name: ([share.content(content_page(src, n))], []))
+            Job(
+                f"content {name}",
+                key,
+                lambda src, n=name: ([Share(src).content(content_page(src, n))], []),
+            )
         )
     for run in site.runs:
-        key = keys.of("run", "run.html", keys.run(run), keys.copy(content.runs.get(run.id)))
+        name = f"run {run_route(run.id)}"
         jobs.append(
-            Job(
-                f"run {run_route(run.id)}",
-                key,
-                lambda r=run: _one(*run_outputs(src, r), lambda p: share.run(p, r.model, r.gpu)),
+            kept(name)
+            or Job(
+                name,
+                keys.of("run", "run.html", keys.run(run), keys.copy(content.runs.get(run.id))),
+                lambda src, r=run.id: _run(src, r),
                 reads_summaries=False,
             )
         )
-    jobs.extend(share_jobs(src, keys, Job))
-    jobs.append(Job("404", keys.of("404", "404.html"), lambda: ([not_found_page()], [])))
+    jobs.extend(share_jobs(src, keys, Job, kept))
+    jobs.append(Job("404", keys.of("404", "404.html"), lambda src: ([not_found_page()], [])))
     return jobs
+
+
+def _run(src: Sources, run_id: str) -> Made:
+    run = src.run(run_id)
+    return _one(*run_outputs(src, run), lambda p: Share(src).run(p, run.model, run.gpu))
 
 
 def _one(
@@ -130,10 +158,10 @@ def _one(
     return [extras(page)], files if isinstance(files, list) else [files]
 
 
-def run_jobs(jobs: Iterable[Job]) -> Plan:
+def run_jobs(src: Sources, jobs: Iterable[Job]) -> Plan:
     plan = Plan()
     for job in jobs:
-        pages, files = job.make()
+        pages, files = job.make(src)
         plan.pages.extend(pages)
         plan.files.extend(files)
     return plan
@@ -147,7 +175,7 @@ def plan_site(
 ) -> tuple[Plan, Problems]:
     """Every page and data file of the site, all built, and the problems editors' copy raised."""
     src = Sources(site, pairs, content)
-    plan = run_jobs(plan_jobs(src, Keys(src, env, sorted(content.pages))))
+    plan = run_jobs(src, plan_jobs(src, Keys(src, env, sorted(content.pages))))
     return plan, src.problems
 
 
@@ -161,6 +189,7 @@ __all__ = [
     "Sources",
     "View",
     "compare_route",
+    "none_kept",
     "plan_jobs",
     "plan_site",
     "run_jobs",

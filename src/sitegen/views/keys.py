@@ -17,6 +17,7 @@ import jinja2
 from .. import keyhash, templatecode
 from ..codeversion import code_version
 from ..content import Copy
+from ..feeds import entry_facts
 from ..fingerprint import library_versions
 from ..records import Run
 from .sources import Sources
@@ -44,9 +45,13 @@ def _references(env: jinja2.Environment, source: str) -> tuple[str | None, ...]:
 
 
 class Keys:
-    """Key makers for one plan's jobs."""
+    """Key makers for one plan's jobs. With `record`, each key made is kept with what of the
+    runs it read (`reads`: the pairs whose digest and the run files whose digest or facts went
+    into it), which the preview's next plan asks (views.replan)."""
 
-    def __init__(self, src: Sources, env: jinja2.Environment, nav_pages: list[str]) -> None:
+    def __init__(
+        self, src: Sources, env: jinja2.Environment, nav_pages: list[str], record: bool = False
+    ) -> None:
         self.src = src
         self.env = env
         catalogs = src.site.shared_digests()
@@ -54,10 +59,26 @@ class Keys:
         self.shared = _h(code_version(), library_versions(), catalogs, nav_pages)
         self._templates: dict[str, str] = {}
         self._pairs: dict[tuple[str, str], str] = {}
+        self._facts: dict[str, tuple] = {}  # run file -> its feed facts
+        self.used: set[str] = set()  # the templates keys were made with
+        self.reads: dict[str, frozenset] = {}  # key -> the pairs and run files it read
+        self._reading: set | None = set() if record else None
 
     def of(self, kind: str, template: str | None, *parts: Any) -> str:
         """The key of a job of `kind` rendered with `template`, reading `parts`."""
-        return _h(kind, self.shared, self.template(template) if template else None, parts)
+        key = _h(kind, self.shared, self.template(template) if template else None, parts)
+        if self._reading is not None:
+            self.reads[key] = frozenset(self._reading)
+            self._reading.clear()
+            if template:
+                self.used.add(template)
+        return key
+
+    def carry(self, last: Keys, stale: set) -> None:
+        """The last plan's pair digests and run facts, but those of the `stale` pairs and
+        run files (what a rebuild read again), taken as this plan's."""
+        self._pairs = {k: v for k, v in last._pairs.items() if k not in stale}
+        self._facts = {k: v for k, v in last._facts.items() if k not in stale}
 
     def template(self, name: str) -> str:
         """The digest of a template and of every template it uses, however deep."""
@@ -84,13 +105,29 @@ class Keys:
     def run(self, run: Run) -> tuple[str, str, str | None]:
         """A run file's bytes, as what names them: a key's part, which the key hashes (a run's
         job and its pair's jobs read it; 16,000 digests of their own were a tenth of a plan)."""
+        if self._reading is not None:
+            self._reading.add(run.path)
+        return self._named(run)
+
+    def _named(self, run: Run) -> tuple[str, str, str | None]:
         return (run.id, run.path, self.src.site.digests.get(run.path))
+
+    def facts(self, run: Run) -> tuple:
+        """What a run's feed entry says (feeds.entry_facts), made once per plan."""
+        if self._reading is not None:
+            self._reading.add(run.path)
+        facts = self._facts.get(run.path)
+        if facts is None:
+            facts = self._facts[run.path] = entry_facts(run)
+        return facts
 
     def pair(self, model: str, gpu: str) -> str:
         """Every run file of a model x GPU: its summaries are a function of these alone."""
+        if self._reading is not None:
+            self._reading.add((model, gpu))
         if (model, gpu) not in self._pairs:
             runs = self.src.runs_of.get((model, gpu), [])
-            self._pairs[(model, gpu)] = _h(sorted(self.run(r) for r in runs))
+            self._pairs[(model, gpu)] = _h(sorted(self._named(r) for r in runs))
         return self._pairs[(model, gpu)]
 
     @staticmethod

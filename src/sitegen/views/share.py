@@ -16,7 +16,7 @@ from markupsafe import Markup
 from ..badges import BADGE, badge_markdown, badge_svg, badge_value
 from ..cards import card_png
 from ..datafiles import pair_route
-from ..feeds import FEED, entry_facts, model_feed, model_feed_path, site_feed
+from ..feeds import FEED, model_feed, model_feed_path, site_feed
 from ..glyphs import fonts_digest
 from ..llms import LLMS, llms_txt
 from .compare import compared
@@ -153,64 +153,54 @@ def badge_file(src: Sources, model: str, gpu: str) -> DataFile:
     return DataFile(pair_route(model, gpu) + BADGE, svg)
 
 
-def _files(*files: DataFile) -> Callable[[], Made]:
-    return lambda: ([], list(files))
-
-
-def share_jobs(src: Sources, keys: Keys, job: Callable) -> list:
-    """The jobs of the cards, badges, feeds and llms.txt; `job(name, key, make)` makes one."""
+def share_jobs(src: Sources, keys: Keys, job: Callable, kept: Callable) -> list:
+    """The jobs of the cards, badges, feeds and llms.txt; `job(name, key, make)` makes one,
+    `kept(name)` gives the last plan's job of that name where it still stands."""
     site = src.site
     fonts = fonts_digest()
     out = []
     cards = site.config.cards
-    facts_by_model: dict[str, list] = {}  # each run's feed facts, made once for both feeds
-    facts = []
-    for run in site.runs:
-        run_facts = entry_facts(run)
-        facts.append(run_facts)
-        facts_by_model.setdefault(run.model, []).append(run_facts)
     for model, gpu in src.pair_keys:
-        carded = "pair" in cards
-        key = keys.of("card", None, fonts, carded, keys.pair(model, gpu))
-        route = pair_route(model, gpu)
+        name = f"card {model} {gpu}"
         out.append(
-            job(
-                f"card {model} {gpu}",
-                key,
-                lambda m=model, g=gpu, r=route, carded=carded: (
-                    [],
-                    ([DataFile(image_path(r), card_png(pair_card(src, m, g)))] if carded else [])
-                    + ([badge_file(src, m, g)] if (m, g) in src.briefs else []),
-                ),
+            kept(name)
+            or job(
+                name,
+                keys.of("card", None, fonts, "pair" in cards, keys.pair(model, gpu)),
+                lambda src, m=model, g=gpu: ([], _pair_files(src, m, g)),
             )
         )
     for model in src.models:
-        pairs = [keys.pair(model, g) for g in src.gpus_of(model)]
         if "model" in cards:
+            name = f"card {model}"
             out.append(
-                job(
-                    f"card {model}",
-                    keys.of("card", None, fonts, pairs),
-                    lambda m=model: (
+                kept(name)
+                or job(
+                    name,
+                    keys.of("card", None, fonts, [keys.pair(model, g) for g in src.gpus_of(model)]),
+                    lambda src, m=model: (
                         [],
                         [DataFile(image_path(f"models/{m}/"), card_png(model_card(src, m)))],
                     ),
                 )
             )
+        name = f"feed {model}"
         out.append(
-            job(
-                f"feed {model}",
-                keys.of("feed", None, facts_by_model.get(model, [])),
-                lambda m=model: ([], [DataFile(model_feed_path(m), model_feed(site, m))]),
+            kept(name)
+            or job(
+                name,
+                keys.of("feed", None, [keys.facts(r) for r in src.runs_of_model(model)]),
+                lambda src, m=model: ([], [DataFile(model_feed_path(m), model_feed(src.site, m))]),
             )
         )
     for model, a, b in compared(src) if "compare" in cards else ():
-        key = keys.of("card", None, fonts, keys.pair(model, a), keys.pair(model, b))
+        name = f"card {model} {a} {b}"
         out.append(
-            job(
-                f"card {model} {a} {b}",
-                key,
-                lambda m=model, a=a, b=b: (
+            kept(name)
+            or job(
+                name,
+                keys.of("card", None, fonts, keys.pair(model, a), keys.pair(model, b)),
+                lambda src, m=model, a=a, b=b: (
                     [],
                     [
                         DataFile(
@@ -222,17 +212,33 @@ def share_jobs(src: Sources, keys: Keys, job: Callable) -> list:
         )
     # a feed shows what its runs are, not their numbers: an edited figure leaves it as it is
     out.append(
-        job("feed", keys.of("feed", None, facts), lambda: ([], [DataFile(FEED, site_feed(site))]))
+        kept("feed")
+        or job(
+            "feed",
+            keys.of("feed", None, [keys.facts(r) for r in site.runs]),
+            lambda src: ([], [DataFile(FEED, site_feed(src.site))]),
+        )
     )
-    pairs = sorted(keys.pair(*k) for k in src.pair_keys)
     out.append(
-        job(
+        kept("llms.txt")
+        or job(
             "llms.txt",
-            keys.of("llms", None, pairs),
-            lambda: ([], [DataFile(LLMS, llms_txt(site, src.briefs))]),
+            keys.of("llms", None, sorted(keys.pair(*k) for k in src.pair_keys)),
+            lambda src: ([], [DataFile(LLMS, llms_txt(src.site, src.briefs))]),
         )
     )
     return out
+
+
+def _pair_files(src: Sources, model: str, gpu: str) -> list[DataFile]:
+    """A pair's card (where pair pages have cards) and badge (where it has a headline)."""
+    files = []
+    if "pair" in src.site.config.cards:
+        card = card_png(pair_card(src, model, gpu))
+        files.append(DataFile(image_path(pair_route(model, gpu)), card))
+    if (model, gpu) in src.briefs:
+        files.append(badge_file(src, model, gpu))
+    return files
 
 
 __all__ = ["FEED", "LLMS", "Share", "share_jobs"]

@@ -147,6 +147,24 @@ class Sources:
             out.setdefault((run.model, run.gpu), []).append(run)
         return out
 
+    def runs_of_model(self, model: str) -> list[Run]:
+        """The model's runs, in the site's order."""
+        return self.runs_by_model.get(model, [])
+
+    @functools.cached_property
+    def runs_by_model(self) -> dict[str, list[Run]]:
+        out: dict[str, list[Run]] = {}
+        for run in self.site.runs:
+            out.setdefault(run.model, []).append(run)
+        return out
+
+    def run(self, run_id: str) -> Run:
+        return self.runs_by_id[run_id]
+
+    @functools.cached_property
+    def runs_by_id(self) -> dict[str, Run]:
+        return {run.id: run for run in self.site.runs}
+
     @functools.cached_property
     def pair_keys(self) -> list[tuple[str, str]]:
         """Every model x GPU with a run of either kind (a pair's summaries are its sweeps')."""
