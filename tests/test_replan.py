@@ -18,6 +18,7 @@ from sitegen.serve.rebuild import Rebuilder
 from sitegen.serve.state import SiteState
 from sitegen.summaries import Summaries
 from sitegen.views import Keys, Sources, plan_jobs
+from sitegen.views.sources import BriefMemo
 
 RUNS = {
     "lab/a.yaml": sweep(),
@@ -172,3 +173,33 @@ def test_the_reuse_of_a_replanned_build_keeps_what_did_not_change(site):
     changed = rewrite(root, "lab/d.json", sweep(model="m2", gpu="g2", engine="sglang", source="B"))
     again = render_outputs(root, memo=memo, changed={changed}, reuse=reuse)
     assert "pair m1 g1" not in again.made and "run runs/lab-d/" in again.made
+
+
+def test_what_is_made_of_a_brief_is_kept_while_the_brief_is_its_pairs():
+    memo = BriefMemo()
+    made = []
+
+    def make(brief):
+        made.append(brief)
+        return len(made)
+
+    one, two = object(), object()
+    memo.start("catalogs")
+    assert (memo.get("k", one, make), memo.get("k", two, make)) == (1, 2)
+    memo.start("catalogs")
+    assert memo.get("k", one, make) == 1  # kept: not made again
+    memo.start("catalogs")  # `two` was not asked for by the last build: let go
+    assert memo.get("k", one, make) == 1 and memo.get("k", two, make) == 3
+    memo.start("other catalogs")
+    assert memo.get("k", one, make) == 4 and made == [one, two, two, one]
+
+
+def test_the_previews_overview_keeps_the_rows_of_the_pairs_not_edited(site):
+    root, memo = site
+    texts = dict(memo.brief_texts._now)
+    changed = rewrite(root, "lab/c.yaml", sweep(model="m2", configs=[config(8, 64, 777.0, 50.0)]))
+    render(root, memo, {changed})
+    now = memo.brief_texts._now
+    kept = [key for key in now if key in texts and now[key][1] is texts[key][1]]
+    pairs = {(brief.model, brief.gpu) for brief, _ in (now[key] for key in kept)}
+    assert ("m1", "g1") in pairs and ("m2", "g1") not in pairs

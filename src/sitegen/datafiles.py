@@ -252,39 +252,44 @@ def _scalar(value: Any) -> str:
     return _COMPACT(value) if scalar is None else scalar
 
 
+def leaderboard_row(model: str, gpu: str, s: Brief) -> dict:
+    """A brief's row of leaderboard.json (or a summary's: the same names)."""
+    return {
+        "model": model,
+        "gpu": gpu,
+        "workload": s.workload,
+        "interactivity": s.headline.target,
+        "throughput_per_gpu": s.headline.throughput_per_gpu,
+        "cost_per_million_tokens": s.headline.cost_per_million_tokens,
+        "engine": s.headline.engine,
+        "precision": s.headline.precision,
+        "configs": s.configs,
+        "last_date": s.last_date.isoformat(),
+        "url": pair_route(model, gpu),
+        "cost_per_million_input_tokens": s.headline.cost_per_million_input_tokens,
+        "cost_per_million_output_tokens": s.headline.cost_per_million_output_tokens,
+        "energy": energy_json(s.headline.energy),
+    }
+
+
+def leaderboard_order(row: dict) -> tuple:
+    """Best first at the headline; unreached last; ties by model, GPU and workload."""
+    return (
+        row["throughput_per_gpu"] is None,
+        -(row["throughput_per_gpu"] or 0),
+        row["model"],
+        row["gpu"],
+        row["workload"],
+    )
+
+
 def leaderboard_rows(site: Site, pairs: dict[tuple[str, str], list[Brief]]) -> list:
     """One row per model x GPU x workload, from each pair's briefs (or summaries: the same
     names), best first at the headline."""
-    rows = []
-    for (model, gpu), summaries in pairs.items():
-        for s in summaries:
-            rows.append(
-                {
-                    "model": model,
-                    "gpu": gpu,
-                    "workload": s.workload,
-                    "interactivity": s.headline.target,
-                    "throughput_per_gpu": s.headline.throughput_per_gpu,
-                    "cost_per_million_tokens": s.headline.cost_per_million_tokens,
-                    "engine": s.headline.engine,
-                    "precision": s.headline.precision,
-                    "configs": s.configs,
-                    "last_date": s.last_date.isoformat(),
-                    "url": pair_route(model, gpu),
-                    "cost_per_million_input_tokens": s.headline.cost_per_million_input_tokens,
-                    "cost_per_million_output_tokens": s.headline.cost_per_million_output_tokens,
-                    "energy": energy_json(s.headline.energy),
-                }
-            )
-    rows.sort(
-        key=lambda r: (
-            r["throughput_per_gpu"] is None,
-            -(r["throughput_per_gpu"] or 0),
-            r["model"],
-            r["gpu"],
-            r["workload"],
-        )
-    )
+    rows = [
+        leaderboard_row(model, gpu, s) for (model, gpu), briefs in pairs.items() for s in briefs
+    ]
+    rows.sort(key=leaderboard_order)
     return rows
 
 
@@ -304,13 +309,12 @@ def _number(value: float | None) -> str:
     return "" if value is None else repr(value)
 
 
-def leaderboard_csv(site: Site, rows: list[dict]) -> str:
-    """The leaderboard at the headline point; columns added later come after `url`."""
-    tiers = [t.slug for t in site.pricing.tiers]
-    costs = ("cost_per_million_input_tokens", "cost_per_million_output_tokens")
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(
+LEADERBOARD_COSTS = ("cost_per_million_input_tokens", "cost_per_million_output_tokens")
+
+
+def leaderboard_csv_header(tiers: list[str]) -> str:
+    """The leaderboard CSV's first line; columns added later come after `url`."""
+    return _csv_line(
         [
             "model",
             "gpu",
@@ -323,33 +327,47 @@ def leaderboard_csv(site: Site, rows: list[dict]) -> str:
             "configs",
             "last_date",
             "url",
-            *[f"{cost}_{t}" for cost in costs for t in tiers],
+            *[f"{cost}_{t}" for cost in LEADERBOARD_COSTS for t in tiers],
             *ENERGY_FIELDS,
         ]
     )
-    for r in rows:
-        cost = r["cost_per_million_tokens"] or {}
-        split = [r[name] or {} for name in costs]
-        used = r["energy"] or {}
-        writer.writerow(
-            [
-                csv_text(r["model"]),
-                csv_text(r["gpu"]),
-                csv_text(r["workload"]),
-                repr(r["interactivity"]),
-                _number(r["throughput_per_gpu"]),
-                *[_number(cost.get(t)) for t in tiers],
-                csv_text(r["engine"] or ""),
-                csv_text(r["precision"] or ""),
-                r["configs"],
-                csv_text(r["last_date"]),
-                csv_text(r["url"]),
-                *[_number(part.get(t)) for part in split for t in tiers],
-                csv_text(used.get("power") or ""),  # the first field, the power's source, a word
-                *[_number(used.get(name)) for name in ENERGY_FIELDS[1:]],
-            ]
-        )
+
+
+def leaderboard_csv_line(tiers: list[str], r: dict) -> str:
+    """A leaderboard.json row as a line of the CSV, at the headline point."""
+    cost = r["cost_per_million_tokens"] or {}
+    split = [r[name] or {} for name in LEADERBOARD_COSTS]
+    used = r["energy"] or {}
+    return _csv_line(
+        [
+            csv_text(r["model"]),
+            csv_text(r["gpu"]),
+            csv_text(r["workload"]),
+            repr(r["interactivity"]),
+            _number(r["throughput_per_gpu"]),
+            *[_number(cost.get(t)) for t in tiers],
+            csv_text(r["engine"] or ""),
+            csv_text(r["precision"] or ""),
+            r["configs"],
+            csv_text(r["last_date"]),
+            csv_text(r["url"]),
+            *[_number(part.get(t)) for part in split for t in tiers],
+            csv_text(used.get("power") or ""),  # the first field, the power's source, a word
+            *[_number(used.get(name)) for name in ENERGY_FIELDS[1:]],
+        ]
+    )
+
+
+def _csv_line(cells: list) -> str:
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerow(cells)
     return out.getvalue()
+
+
+def leaderboard_csv(site: Site, rows: list[dict]) -> str:
+    """The leaderboard at the headline point: a line per leaderboard.json row."""
+    tiers = [t.slug for t in site.pricing.tiers]
+    return leaderboard_csv_header(tiers) + "".join(leaderboard_csv_line(tiers, r) for r in rows)
 
 
 # -- runs/<id>/data.json --------------------------------------------------------------------------

@@ -30,6 +30,7 @@ from .summaries import Summaries, SummaryMemo
 from .templatecode import Compiled, HandedCode
 from .views import Job, Keys, Sources, plan_jobs
 from .views.replan import LastPlan, kept_jobs, last_plan
+from .views.sources import BriefMemo
 
 
 @dataclass(frozen=True)
@@ -66,6 +67,7 @@ class Memo:
     summaries: SummaryMemo = field(default_factory=SummaryMemo)
     briefs: tuple[Any, dict[str, list[Brief]]] = (None, {})  # (catalog digests, briefs)
     plan: LastPlan | None = None  # the last plan, made after the load `loaded` last made
+    brief_texts: BriefMemo = field(default_factory=BriefMemo)  # the overview's, of each brief
 
 
 @dataclass
@@ -133,7 +135,7 @@ def render_outputs(
             if use_cache:
                 briefs = BriefCache.for_site(site_root, dict(catalogs))
             summaries = Summaries(site, briefs.entries if briefs else None)
-        src = Sources(site, summaries, content)
+        src = Sources(site, summaries, content, memo.brief_texts.start(catalogs) if memo else None)
         env = environment(site_root)
         if compiled is not None and env.bytecode_cache is None:  # for this build only
             env.bytecode_cache = HandedCode(compiled)

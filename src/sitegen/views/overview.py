@@ -11,13 +11,20 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from markupsafe import Markup
 
 from .. import display, energy
 from ..briefs import Brief
-from ..datafiles import leaderboard_csv, leaderboard_rows, pair_route, to_json
+from ..datafiles import (
+    encoded,
+    leaderboard_csv_header,
+    leaderboard_csv_line,
+    leaderboard_order,
+    leaderboard_row,
+    pair_route,
+)
 from ..records import Gpu, Model, Site, Workload
 from ..tables import LadderRow, rung_targets
 from .page import DataFile, Page, Quote, View
@@ -75,21 +82,66 @@ class OverviewView(View):
     data: Markup  # the numbers assets/overview.js reads, as JSON safe inside <script>
 
 
+class BriefText(NamedTuple):
+    """What the overview's files write of one brief: made once while the brief lives (the
+    preview keeps it from one build to the next, views.sources.BriefMemo)."""
+
+    order: tuple  # its leaderboard row's place (datafiles.leaderboard_order)
+    json: str  # that row in leaderboard.json
+    csv: str  # and in leaderboard.csv
+    data: str  # its row of the page's data block, as json_script writes it
+
+
+def _brief_text(site: Site, tiers: list[str], s: Brief) -> BriefText:
+    row = leaderboard_row(s.model, s.gpu, s)
+    return BriefText(
+        leaderboard_order(row),
+        encoded(row),
+        leaderboard_csv_line(tiers, row),
+        _script_text(_data_row(site, s)),
+    )
+
+
+def _texts(src: Sources) -> dict[int, BriefText]:
+    """Every brief's text, by the brief's id (the briefs live as long as the plan)."""
+    site, memo = src.site, src.brief_memo
+    tiers = [t.slug for t in site.pricing.tiers]
+    return {
+        id(s): memo.get("overview", s, lambda b: _brief_text(site, tiers, b))
+        for briefs in src.briefs.values()
+        for s in briefs
+    }
+
+
 def overview_outputs(src: Sources) -> tuple[Page, list[DataFile]]:
-    rows = leaderboard_rows(src.site, src.briefs)
+    texts = _texts(src)
+    ranked = sorted(texts.values(), key=lambda t: t.order)  # stable: leaderboard_rows' order
+    tiers = [t.slug for t in src.site.pricing.tiers]
     files = [
-        DataFile("data/leaderboard.json", to_json(rows)),
-        DataFile("data/leaderboard.csv", leaderboard_csv(src.site, rows)),
+        DataFile("data/leaderboard.json", "[" + ",".join(t.json for t in ranked) + "]\n"),
+        DataFile(
+            "data/leaderboard.csv",
+            leaderboard_csv_header(tiers) + "".join(t.csv for t in ranked),
+        ),
     ]
-    return overview_page(src), files
+    return overview_page(src, texts), files
+
+
+def _script_text(data: Any) -> str:
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
 def json_script(data: Any) -> Markup:
     """JSON for a <script type="application/json">: `<`, `>` and `&` escaped as Django's
     json_script does, so no text in the data can close the element or start markup."""
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-    return Markup(text)
+    return Markup(_script_text(data))
+
+
+def _with_rows(head: dict, rows: list[str]) -> Markup:
+    """json_script({**head, "rows": [...]}) of rows written by _script_text already."""
+    text = _script_text(head)[:-1] + ("," if head else "")
+    return Markup(text + '"rows":[' + ",".join(rows) + "]}")
 
 
 def vendor_value(vendor: str | None) -> str:
@@ -134,8 +186,9 @@ def _data_row(site: Site, s: Brief) -> dict:
     }
 
 
-def _sections(src: Sources) -> tuple[list[WorkloadBoards], list[dict]]:
-    """The boards, the default workload first and models by name, and the data block's rows."""
+def _sections(src: Sources, texts: dict[int, BriefText]) -> tuple[list[WorkloadBoards], list[str]]:
+    """The boards, the default workload first and models by name, and the data block's rows
+    (as JSON)."""
     site = src.site
     default = site.config.default_workload
     by_workload: dict[str, dict[str, list[Brief]]] = {}
@@ -161,7 +214,7 @@ def _sections(src: Sources) -> tuple[list[WorkloadBoards], list[dict]]:
                         last_date=s.last_date.isoformat(),
                     )
                 )
-                data.append(_data_row(site, s))
+                data.append(texts[id(s)].data)
             boards.append(Board(site.models[model], tuple(rows)))
         sections.append(WorkloadBoards(site.workloads[workload], tuple(boards)))
     return sections, data
@@ -186,10 +239,10 @@ def _leaders(sections: list[WorkloadBoards]) -> list[str]:
     return out
 
 
-def overview_page(src: Sources) -> Page:
+def overview_page(src: Sources, texts: dict[int, BriefText]) -> Page:
     site = src.site
     config = site.config
-    sections, data = _sections(src)
+    sections, data = _sections(src, texts)
     models = sorted(src.models, key=lambda m: site.models[m].name)
     gpus = sorted(src.gpus, key=lambda g: site.gpus[g].name)
     targets = rung_targets(site)
@@ -211,7 +264,6 @@ def overview_page(src: Sources) -> Page:
         "tiers": {t.slug: t.label for t in site.pricing.tiers},
         "engines": {c.value: c.label for c in engines},
         "precisions": {c.value: c.label for c in precisions},
-        "rows": data,
     }
     view = OverviewView(
         sections=sections,
@@ -225,6 +277,6 @@ def overview_page(src: Sources) -> Page:
         vendors=[Choice(value, vendors[value]) for value in sorted(vendors)],
         engines=engines,
         precisions=precisions,
-        data=json_script(block),
+        data=_with_rows(block, data),
     )
     return Page("", "index.html", config.title, view)

@@ -30,16 +30,48 @@ def compare_route(gpu_a: str, gpu_b: str, model: str) -> str:
     return f"compare/{a}-vs-{b}/{model}/"
 
 
+class BriefMemo:
+    """What the pages that list every pair make of each brief (the overview's rows), kept
+    from one build to the next by a process that builds again and again (the preview) for as
+    long as the brief is its pair's: a pair's briefs are the same objects while its runs and
+    the catalogs are unchanged (summaries.Summaries.briefs). What a build did not ask for is
+    let go when the next one asks (a brief replaced is kept no longer than a build)."""
+
+    def __init__(self) -> None:
+        self.catalogs: object = None  # what the kept values were made with
+        self._last: dict[tuple[str, int], tuple[Brief, Any]] = {}
+        self._now: dict[tuple[str, int], tuple[Brief, Any]] = {}
+
+    def start(self, catalogs: object) -> BriefMemo:
+        """This memo for a build of a site with `catalogs` (its shared digests)."""
+        if catalogs != self.catalogs:
+            self.catalogs, self._last, self._now = catalogs, {}, {}
+        elif self._now:
+            self._last, self._now = self._now, {}
+        return self
+
+    def get(self, kind: str, brief: Brief, make: Callable[[Brief], T]) -> T:
+        key = (kind, id(brief))
+        kept = self._now.get(key) or self._last.get(key)
+        if kept is None or kept[0] is not brief:
+            kept = (brief, make(brief))
+        self._now[key] = kept
+        return kept[1]
+
+
 class Sources:
-    """The inputs of one plan. Editor copy that fails is collected in `problems`."""
+    """The inputs of one plan. Editor copy that fails is collected in `problems`; `briefs_memo`
+    keeps what is made of each brief past the plan (the preview's)."""
 
     def __init__(
         self,
         site: Site,
         pairs: Summaries | dict[tuple[str, str], list[WorkloadSummary]],
         content: Content,
+        briefs_memo: BriefMemo | None = None,
     ) -> None:
         self.site = site
+        self.brief_memo = briefs_memo or BriefMemo()
         # made when first read; a dict given is every pair's summaries, made already
         self.pairs = pairs if isinstance(pairs, Summaries) else Summaries(site, made=pairs)
         self.content = content
