@@ -20,7 +20,8 @@ from sitegen.datafiles import (
     compare_text,
     csv_text,
     encoded,
-    leaderboard_csv,
+    leaderboard_csv_header,
+    leaderboard_csv_line,
     run_data_json,
     run_json,
     to_json,
@@ -68,7 +69,9 @@ def test_negative_numbers_are_written_as_numbers() -> None:
         "cost_per_million_output_tokens": None,
         "energy": {"power": "-measured", "joules_per_token": -0.75},
     }
-    (read,) = csv.DictReader(io.StringIO(leaderboard_csv(site, [row])))
+    tiers = [t.slug for t in site.pricing.tiers]
+    text = leaderboard_csv_header(tiers) + leaderboard_csv_line(tiers, row)
+    (read,) = csv.DictReader(io.StringIO(text))
     assert read["interactivity"] == "-5.0"
     assert read["throughput_per_gpu"] == "-1200.5"
     assert read["cost_per_million_tokens_owning"] == "-0.25"

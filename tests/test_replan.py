@@ -10,6 +10,7 @@ import pytest
 import yaml
 
 from conftest import MODELS, config, sweep
+from sitegen.briefs import BriefMemo
 from sitegen.content import load_content
 from sitegen.outputs import Memo, Reuse, render_outputs, render_site
 from sitegen.records import Problems, SiteError, load_site
@@ -18,7 +19,6 @@ from sitegen.serve.rebuild import Rebuilder
 from sitegen.serve.state import SiteState
 from sitegen.summaries import Summaries
 from sitegen.views import Keys, Sources, plan_jobs
-from sitegen.views.sources import BriefMemo
 
 RUNS = {
     "lab/a.yaml": sweep(),

@@ -16,10 +16,10 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from . import keyhash
 from .cachefile import ORJSON, finite, read_signed_by, write_signed
@@ -27,6 +27,8 @@ from .cachetrust import cache_folder
 from .codeversion import code_version
 from .energy import MEASURED, Energy
 from .tables import LadderRow, WorkloadSummary
+
+T = TypeVar("T")
 
 KIND = "briefs"
 VERSION = 1
@@ -127,6 +129,35 @@ def from_json(stored: list) -> Brief:
         _row(headline),
         tuple(BriefCurve(e, p, tuple(ys), tuple(ws)) for e, p, ys, ws in curves),
     )
+
+
+class BriefMemo:
+    """What the pages that list every pair make of each brief (the overview's rows), kept
+    from one build to the next by a process that builds again and again (the preview) for as
+    long as the brief is its pair's: a pair's briefs are the same objects while its runs and
+    the catalogs are unchanged (summaries.Summaries.briefs). What a build did not ask for is
+    let go when the next one asks (a brief replaced is kept no longer than a build)."""
+
+    def __init__(self) -> None:
+        self.catalogs: object = None  # what the kept values were made with
+        self._last: dict[tuple[str, int], tuple[Brief, Any]] = {}
+        self._now: dict[tuple[str, int], tuple[Brief, Any]] = {}
+
+    def start(self, catalogs: object) -> BriefMemo:
+        """This memo for a build of a site with `catalogs` (its shared digests)."""
+        if catalogs != self.catalogs:
+            self.catalogs, self._last, self._now = catalogs, {}, {}
+        elif self._now:
+            self._last, self._now = self._now, {}
+        return self
+
+    def get(self, kind: str, brief: Brief, make: Callable[[Brief], T]) -> T:
+        key = (kind, id(brief))
+        kept = self._now.get(key) or self._last.get(key)
+        if kept is None or kept[0] is not brief:
+            kept = (brief, make(brief))
+        self._now[key] = kept
+        return kept[1]
 
 
 class BriefCache:

@@ -14,7 +14,7 @@ from .briefs import Brief
 from .energy import Energy
 from .envelope import Envelope
 from .jsonhtml import json_scalar
-from .records import MatrixRun, Run, Site, SweepConfig, SweepRun
+from .records import MatrixRun, Run, SweepConfig, SweepRun
 from .records.columnar import INTEGER_COLUMNS, ConfigValues, latency_column
 from .records.schema import BOOLEAN, CONFIG_SPEC, LATENCY, LATENCY_FIELDS, STRING
 from .standings import Field, Pairing
@@ -283,16 +283,6 @@ def leaderboard_order(row: dict) -> tuple:
     )
 
 
-def leaderboard_rows(site: Site, pairs: dict[tuple[str, str], list[Brief]]) -> list:
-    """One row per model x GPU x workload, from each pair's briefs (or summaries: the same
-    names), best first at the headline."""
-    rows = [
-        leaderboard_row(model, gpu, s) for (model, gpu), briefs in pairs.items() for s in briefs
-    ]
-    rows.sort(key=leaderboard_order)
-    return rows
-
-
 # A text cell starting with one of these is a formula to a spreadsheet (OWASP, CSV injection).
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
@@ -362,12 +352,6 @@ def _csv_line(cells: list) -> str:
     out = io.StringIO()
     csv.writer(out, lineterminator="\n").writerow(cells)
     return out.getvalue()
-
-
-def leaderboard_csv(site: Site, rows: list[dict]) -> str:
-    """The leaderboard at the headline point: a line per leaderboard.json row."""
-    tiers = [t.slug for t in site.pricing.tiers]
-    return leaderboard_csv_header(tiers) + "".join(leaderboard_csv_line(tiers, r) for r in rows)
 
 
 # -- runs/<id>/data.json --------------------------------------------------------------------------

@@ -7,8 +7,8 @@ one line and its Markdown characters escaped, so a name cannot add a heading, a 
 from __future__ import annotations
 
 from . import display
-from .briefs import Brief
-from .datafiles import leaderboard_rows
+from .briefs import Brief, BriefMemo
+from .datafiles import leaderboard_order, leaderboard_row
 from .feeds import FEED
 from .glyphs import printable
 from .records import Site
@@ -22,7 +22,28 @@ def md(text: object) -> str:
     return "".join("\\" + ch if ch in _MARKDOWN else ch for ch in printable(str(text)))
 
 
-def llms_txt(site: Site, pairs: dict[tuple[str, str], list[Brief]]) -> str:
+def _row(site: Site, s: Brief) -> tuple[tuple, str]:
+    """A brief's line of the headline table, and its place (datafiles.leaderboard_order)."""
+    row = leaderboard_row(s.model, s.gpu, s)
+    config = site.config
+    cost = (row["cost_per_million_tokens"] or {}).get(config.headline_tier)
+    cells = [
+        md(site.models[row["model"]].name),
+        md(site.gpus[row["gpu"]].name),
+        md(site.workloads[row["workload"]].name),
+        display.tokens(row["throughput_per_gpu"]),
+        display.dollars(cost),
+        md(display.engine_name(row["engine"])) if row["engine"] else "-",
+        md(display.precision_name(row["precision"])) if row["precision"] else "-",
+        f"<{config.base_url}{row['url']}>",
+    ]
+    return leaderboard_order(row), "| " + " | ".join(cells) + " |"
+
+
+def llms_txt(
+    site: Site, pairs: dict[tuple[str, str], list[Brief]], memo: BriefMemo | None = None
+) -> str:
+    """`memo` keeps each brief's line from one build to the next (the preview's)."""
     config = site.config
     base = config.base_url
     target = display.rate(config.headline_interactivity)
@@ -54,19 +75,11 @@ def llms_txt(site: Site, pairs: dict[tuple[str, str], list[Brief]]) -> str:
         "| Page |",
         "| --- | --- | --- | ---: | ---: | --- | --- | --- |",
     ]
-    for row in leaderboard_rows(site, pairs):
-        cost = (row["cost_per_million_tokens"] or {}).get(config.headline_tier)
-        cells = [
-            md(site.models[row["model"]].name),
-            md(site.gpus[row["gpu"]].name),
-            md(site.workloads[row["workload"]].name),
-            display.tokens(row["throughput_per_gpu"]),
-            display.dollars(cost),
-            md(display.engine_name(row["engine"])) if row["engine"] else "-",
-            md(display.precision_name(row["precision"])) if row["precision"] else "-",
-            f"<{base}{row['url']}>",
-        ]
-        lines.append("| " + " | ".join(cells) + " |")
+    memo = memo or BriefMemo()
+    rows = [
+        memo.get("llms", s, lambda b: _row(site, b)) for briefs in pairs.values() for s in briefs
+    ]
+    lines.extend(line for _, line in sorted(rows, key=lambda row: row[0]))
     lines += [
         "",
         "## Data",

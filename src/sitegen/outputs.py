@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .briefs import Brief, BriefCache
+from .briefs import Brief, BriefCache, BriefMemo
 from .charts import ChartCache
 from .content import load_content
 from .fingerprint import InputScan
@@ -30,7 +30,6 @@ from .summaries import Summaries, SummaryMemo
 from .templatecode import Compiled, HandedCode
 from .views import Job, Keys, Sources, plan_jobs
 from .views.replan import LastPlan, kept_jobs, last_plan
-from .views.sources import BriefMemo
 
 
 @dataclass(frozen=True)

@@ -47,7 +47,8 @@ def _references(env: jinja2.Environment, source: str) -> tuple[str | None, ...]:
 class Keys:
     """Key makers for one plan's jobs. With `record`, each key made is kept with what of the
     runs it read (`reads`: the pairs whose digest and the run files whose digest or facts went
-    into it), which the preview's next plan asks (views.replan)."""
+    into it, and the models whose runs' feed facts did), which the preview's next plan asks
+    (views.replan)."""
 
     def __init__(
         self, src: Sources, env: jinja2.Environment, nav_pages: list[str], record: bool = False
@@ -59,7 +60,7 @@ class Keys:
         self.shared = _h(code_version(), library_versions(), catalogs, nav_pages)
         self._templates: dict[str, str] = {}
         self._pairs: dict[tuple[str, str], str] = {}
-        self._facts: dict[str, tuple] = {}  # run file -> its feed facts
+        self._facts: dict[str, str] = {}  # model -> its runs' feed facts
         self.used: set[str] = set()  # the templates keys were made with
         self.reads: dict[str, frozenset] = {}  # key -> the pairs and run files it read
         self._reading: set | None = set() if record else None
@@ -75,10 +76,10 @@ class Keys:
         return key
 
     def carry(self, last: Keys, stale: set) -> None:
-        """The last plan's pair digests and run facts, but those of the `stale` pairs and
-        run files (what a rebuild read again), taken as this plan's."""
+        """The last plan's pair digests and models' feed facts, but the `stale` ones (of what
+        a rebuild read again), taken as this plan's."""
         self._pairs = {k: v for k, v in last._pairs.items() if k not in stale}
-        self._facts = {k: v for k, v in last._facts.items() if k not in stale}
+        self._facts = {k: v for k, v in last._facts.items() if ("facts", k) not in stale}
 
     def template(self, name: str) -> str:
         """The digest of a template and of every template it uses, however deep."""
@@ -112,14 +113,15 @@ class Keys:
     def _named(self, run: Run) -> tuple[str, str, str | None]:
         return (run.id, run.path, self.src.site.digests.get(run.path))
 
-    def facts(self, run: Run) -> tuple:
-        """What a run's feed entry says (feeds.entry_facts), made once per plan."""
+    def facts(self, model: str) -> str:
+        """What the feed entries of a model's runs say (feeds.entry_facts), in the site's
+        order: a feed whose runs' facts did not change is the same feed, whatever their
+        figures are. Made once per plan."""
         if self._reading is not None:
-            self._reading.add(run.path)
-        facts = self._facts.get(run.path)
-        if facts is None:
-            facts = self._facts[run.path] = entry_facts(run)
-        return facts
+            self._reading.add(("facts", model))
+        if model not in self._facts:
+            self._facts[model] = _h([entry_facts(r) for r in self.src.runs_of_model(model)])
+        return self._facts[model]
 
     def pair(self, model: str, gpu: str) -> str:
         """Every run file of a model x GPU: its summaries are a function of these alone."""

@@ -115,7 +115,7 @@ def _texts(src: Sources) -> dict[int, BriefText]:
 
 def overview_outputs(src: Sources) -> tuple[Page, list[DataFile]]:
     texts = _texts(src)
-    ranked = sorted(texts.values(), key=lambda t: t.order)  # stable: leaderboard_rows' order
+    ranked = sorted(texts.values(), key=lambda t: t.order)  # stable: ties in the briefs' order
     tiers = [t.slug for t in src.site.pricing.tiers]
     files = [
         DataFile("data/leaderboard.json", "[" + ",".join(t.json for t in ranked) + "]\n"),

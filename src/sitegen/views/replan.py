@@ -59,7 +59,9 @@ def kept_jobs(
     if last is None or changed is None or basis(src, keys, last.keys.used) != last.basis:
         return none_kept, None
     stale: set = set(changed)
-    stale.update((run.model, run.gpu) for run in src.site.runs if run.path in changed)
+    for run in src.site.runs:
+        if run.path in changed:
+            stale.update(((run.model, run.gpu), ("facts", run.model)))
     keys.carry(last.keys, stale)
     keys.used.update(last.keys.used)  # a kept job's key was made with them
     jobs, reads = last.jobs, last.keys.reads

@@ -189,7 +189,7 @@ def share_jobs(src: Sources, keys: Keys, job: Callable, kept: Callable) -> list:
             kept(name)
             or job(
                 name,
-                keys.of("feed", None, [keys.facts(r) for r in src.runs_of_model(model)]),
+                keys.of("feed", None, keys.facts(model)),
                 lambda src, m=model: ([], [DataFile(model_feed_path(m), model_feed(src.site, m))]),
             )
         )
@@ -215,7 +215,7 @@ def share_jobs(src: Sources, keys: Keys, job: Callable, kept: Callable) -> list:
         kept("feed")
         or job(
             "feed",
-            keys.of("feed", None, [keys.facts(r) for r in site.runs]),
+            keys.of("feed", None, [keys.facts(m) for m in src.models]),
             lambda src: ([], [DataFile(FEED, site_feed(src.site))]),
         )
     )
@@ -224,7 +224,7 @@ def share_jobs(src: Sources, keys: Keys, job: Callable, kept: Callable) -> list:
         or job(
             "llms.txt",
             keys.of("llms", None, sorted(keys.pair(*k) for k in src.pair_keys)),
-            lambda src: ([], [DataFile(LLMS, llms_txt(src.site, src.briefs))]),
+            lambda src: ([], [DataFile(LLMS, llms_txt(src.site, src.briefs, src.brief_memo))]),
         )
     )
     return out

@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 from markupsafe import Markup
 
 from .. import datafiles, standings
-from ..briefs import Brief
+from ..briefs import Brief, BriefMemo
 from ..content import Content, CopyError, render_copy
 from ..datafiles import Encoded, encoded
 from ..envelope import Envelope
@@ -28,35 +28,6 @@ def _side_text(row: LadderRow) -> Encoded:
 def compare_route(gpu_a: str, gpu_b: str, model: str) -> str:
     a, b = sorted((gpu_a, gpu_b))
     return f"compare/{a}-vs-{b}/{model}/"
-
-
-class BriefMemo:
-    """What the pages that list every pair make of each brief (the overview's rows), kept
-    from one build to the next by a process that builds again and again (the preview) for as
-    long as the brief is its pair's: a pair's briefs are the same objects while its runs and
-    the catalogs are unchanged (summaries.Summaries.briefs). What a build did not ask for is
-    let go when the next one asks (a brief replaced is kept no longer than a build)."""
-
-    def __init__(self) -> None:
-        self.catalogs: object = None  # what the kept values were made with
-        self._last: dict[tuple[str, int], tuple[Brief, Any]] = {}
-        self._now: dict[tuple[str, int], tuple[Brief, Any]] = {}
-
-    def start(self, catalogs: object) -> BriefMemo:
-        """This memo for a build of a site with `catalogs` (its shared digests)."""
-        if catalogs != self.catalogs:
-            self.catalogs, self._last, self._now = catalogs, {}, {}
-        elif self._now:
-            self._last, self._now = self._now, {}
-        return self
-
-    def get(self, kind: str, brief: Brief, make: Callable[[Brief], T]) -> T:
-        key = (kind, id(brief))
-        kept = self._now.get(key) or self._last.get(key)
-        if kept is None or kept[0] is not brief:
-            kept = (brief, make(brief))
-        self._now[key] = kept
-        return kept[1]
 
 
 class Sources:
