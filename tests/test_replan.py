@@ -10,6 +10,7 @@ import pytest
 import yaml
 
 from conftest import MODELS, config, sweep
+from sitegen import outputs
 from sitegen.briefs import BriefMemo
 from sitegen.content import load_content
 from sitegen.outputs import Memo, Reuse, render_outputs, render_site
@@ -203,3 +204,14 @@ def test_the_previews_overview_keeps_the_rows_of_the_pairs_not_edited(site):
     kept = [key for key in now if key in texts and now[key][1] is texts[key][1]]
     pairs = {(brief.model, brief.gpu) for brief, _ in (now[key] for key in kept)}
     assert ("m1", "g1") in pairs and ("m2", "g1") not in pairs
+
+
+def test_a_first_build_on_every_core_leaves_the_overviews_rows_to_the_next(make_site, monkeypatch):
+    monkeypatch.setattr(outputs, "workers_for", lambda jobs: 2)
+    root = make_site(runs=RUNS)
+    memo = Memo()
+    render_outputs(root, memo=memo, parallel=True)  # the overview made by a worker
+    kinds = {kind for kind, _ in memo.brief_texts._now}
+    assert kinds == {"overview", "llms"}
+    briefs = {id(b) for b, _ in memo.brief_texts._now.values()}
+    assert len(briefs) == len(RUNS) - 1  # a brief per pair and workload: a-old is a's history

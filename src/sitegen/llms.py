@@ -40,6 +40,15 @@ def _row(site: Site, s: Brief) -> tuple[tuple, str]:
     return leaderboard_order(row), "| " + " | ".join(cells) + " |"
 
 
+def table_rows(
+    site: Site, pairs: dict[tuple[str, str], list[Brief]], memo: BriefMemo
+) -> list[tuple[tuple, str]]:
+    """Each brief's line of the headline table and its place, kept by `memo`."""
+    return [
+        memo.get("llms", s, lambda b: _row(site, b)) for briefs in pairs.values() for s in briefs
+    ]
+
+
 def llms_txt(
     site: Site, pairs: dict[tuple[str, str], list[Brief]], memo: BriefMemo | None = None
 ) -> str:
@@ -75,10 +84,7 @@ def llms_txt(
         "| Page |",
         "| --- | --- | --- | ---: | ---: | --- | --- | --- |",
     ]
-    memo = memo or BriefMemo()
-    rows = [
-        memo.get("llms", s, lambda b: _row(site, b)) for briefs in pairs.values() for s in briefs
-    ]
+    rows = table_rows(site, pairs, memo or BriefMemo())
     lines.extend(line for _, line in sorted(rows, key=lambda row: row[0]))
     lines += [
         "",

@@ -28,7 +28,7 @@ from .render import asset_files, check_templates, environment
 from .sitemap import robots_txt, sitemap_xml
 from .summaries import Summaries, SummaryMemo
 from .templatecode import Compiled, HandedCode
-from .views import Job, Keys, Sources, plan_jobs
+from .views import Job, Keys, Sources, keep_brief_texts, plan_jobs
 from .views.replan import LastPlan, kept_jobs, last_plan
 
 
@@ -155,6 +155,8 @@ def render_outputs(
         maker = Maker(src, env, shared, site_root, cache, store)
         workers = workers_for(len(to_make)) if parallel else 1
         made = make_all(maker, to_make, progress, workers)
+        if memo is not None and workers > 1:
+            keep_brief_texts(src)  # for the next build, which makes the overview here
         problems.extend(made.copy_problems)
         records = {**made.records, **kept}  # every job's record, for the next build
         paths = output_list(

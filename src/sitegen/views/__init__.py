@@ -14,6 +14,7 @@ from typing import NamedTuple
 import jinja2
 
 from ..content import Content
+from ..llms import table_rows
 from ..records import Problems, Site
 from ..runs import run_route
 from ..tables import WorkloadSummary
@@ -22,7 +23,7 @@ from .compare import compare_outputs_of, compared
 from .copy_pages import content_page, not_found_page
 from .keys import Keys
 from .model import model_outputs
-from .overview import overview_outputs
+from .overview import brief_texts, overview_outputs
 from .page import DataFile, Page, Plan, Quote, View
 from .pair import pair_outputs
 from .run import run_outputs
@@ -158,6 +159,13 @@ def _one(
     return [extras(page)], files if isinstance(files, list) else [files]
 
 
+def keep_brief_texts(src: Sources) -> None:
+    """What the overview and llms.txt write of each brief, made into the sources' BriefMemo:
+    a preview's first build makes those pages in workers, whose memo ends with them."""
+    brief_texts(src)
+    table_rows(src.site, src.briefs, src.brief_memo)
+
+
 def run_jobs(src: Sources, jobs: Iterable[Job]) -> Plan:
     plan = Plan()
     for job in jobs:
@@ -189,6 +197,7 @@ __all__ = [
     "Sources",
     "View",
     "compare_route",
+    "keep_brief_texts",
     "none_kept",
     "plan_jobs",
     "plan_site",

@@ -102,7 +102,7 @@ def _brief_text(site: Site, tiers: list[str], s: Brief) -> BriefText:
     )
 
 
-def _texts(src: Sources) -> dict[int, BriefText]:
+def brief_texts(src: Sources) -> dict[int, BriefText]:
     """Every brief's text, by the brief's id (the briefs live as long as the plan)."""
     site, memo = src.site, src.brief_memo
     tiers = [t.slug for t in site.pricing.tiers]
@@ -114,7 +114,7 @@ def _texts(src: Sources) -> dict[int, BriefText]:
 
 
 def overview_outputs(src: Sources) -> tuple[Page, list[DataFile]]:
-    texts = _texts(src)
+    texts = brief_texts(src)
     ranked = sorted(texts.values(), key=lambda t: t.order)  # stable: ties in the briefs' order
     tiers = [t.slug for t in src.site.pricing.tiers]
     files = [
