@@ -4,6 +4,7 @@ pages of a build made from nothing."""
 
 from __future__ import annotations
 
+import gc
 import json
 
 import pytest
@@ -14,7 +15,7 @@ from sitegen import outputs
 from sitegen.briefs import BriefMemo
 from sitegen.content import load_content
 from sitegen.outputs import Memo, Reuse, render_outputs, render_site
-from sitegen.records import Problems, SiteError, load_site
+from sitegen.records import Problems, Site, SiteError, load_site
 from sitegen.render import environment
 from sitegen.serve.rebuild import Rebuilder
 from sitegen.serve.state import SiteState
@@ -215,3 +216,14 @@ def test_a_first_build_on_every_core_leaves_the_overviews_rows_to_the_next(make_
     assert kinds == {"overview", "llms"}
     briefs = {id(b) for b, _ in memo.brief_texts._now.values()}
     assert len(briefs) == len(RUNS) - 1  # a brief per pair and workload: a-old is a's history
+
+
+def test_the_kept_plan_keeps_no_loaded_site_alive(site):
+    """The preview would hold two sites where it holds one: the last plan's jobs and keys
+    keep names and digests, never the sources they were made from."""
+    root, memo = site
+    changed = rewrite(root, "lab/a.yaml", sweep(configs=[config(8, 64, 999.0, 100.0)]))
+    render(root, memo, {changed})
+    gc.collect()
+    alive = [o for o in gc.get_objects() if isinstance(o, (Site, Sources))]
+    assert [o for o in alive if (o.site if isinstance(o, Sources) else o).root == str(root)] == []

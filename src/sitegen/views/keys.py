@@ -10,7 +10,7 @@ mean equal outputs, so a build can keep the last output of a job whose key did n
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import Any, NamedTuple
 
 import jinja2
 
@@ -44,6 +44,16 @@ def _references(env: jinja2.Environment, source: str) -> tuple[str | None, ...]:
     return _parsed_references(env, source)
 
 
+class KeysFound(NamedTuple):
+    """What one plan's keys found: pair digests, models' feed facts, the templates keys were
+    made with, and what each key read (Keys.reads)."""
+
+    pairs: dict[tuple[str, str], str]
+    facts: dict[str, str]
+    used: set[str]
+    reads: dict[str, frozenset]
+
+
 class Keys:
     """Key makers for one plan's jobs. With `record`, each key made is kept with what of the
     runs it read (`reads`: the pairs whose digest and the run files whose digest or facts went
@@ -75,11 +85,16 @@ class Keys:
                 self.used.add(template)
         return key
 
-    def carry(self, last: Keys, stale: set) -> None:
+    def found(self) -> KeysFound:
+        """What this plan's keys found, for the next plan to carry (nothing of the sources)."""
+        return KeysFound(self._pairs, self._facts, self.used, self.reads)
+
+    def carry(self, last: KeysFound, stale: set) -> None:
         """The last plan's pair digests and models' feed facts, but the `stale` ones (of what
-        a rebuild read again), taken as this plan's."""
-        self._pairs = {k: v for k, v in last._pairs.items() if k not in stale}
-        self._facts = {k: v for k, v in last._facts.items() if ("facts", k) not in stale}
+        a rebuild read again), taken as this plan's; its templates as used by this one."""
+        self._pairs = {k: v for k, v in last.pairs.items() if k not in stale}
+        self._facts = {k: v for k, v in last.facts.items() if ("facts", k) not in stale}
+        self.used.update(last.used)  # a kept job's key was made with them
 
     def template(self, name: str) -> str:
         """The digest of a template and of every template it uses, however deep."""

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from .. import keyhash
 from . import Job, Keys, Sources, none_kept
+from .keys import KeysFound
 
 Kept = Callable[[str], Job | None]
 
@@ -28,7 +29,7 @@ class LastPlan:
 
     basis: tuple
     jobs: dict[str, Job]
-    keys: Keys  # its keys: the pair digests, the run facts, what each key read
+    keys: KeysFound  # what its keys found (of the site's data only: no sources are kept)
 
 
 def basis(src: Sources, keys: Keys, templates: set[str]) -> tuple:
@@ -63,7 +64,6 @@ def kept_jobs(
         if run.path in changed:
             stale.update(((run.model, run.gpu), ("facts", run.model)))
     keys.carry(last.keys, stale)
-    keys.used.update(last.keys.used)  # a kept job's key was made with them
     jobs, reads = last.jobs, last.keys.reads
 
     def kept(name: str) -> Job | None:
@@ -82,7 +82,7 @@ def kept_jobs(
 def last_plan(src: Sources, keys: Keys, jobs: list[Job], stood: tuple | None) -> LastPlan:
     """The plan for the next one to start from; `stood`: its basis, where kept_jobs found it."""
     found = stood if stood is not None else basis(src, keys, keys.used)
-    return LastPlan(found, {job.name: job for job in jobs}, keys)
+    return LastPlan(found, {job.name: job for job in jobs}, keys.found())
 
 
 __all__ = ["LastPlan", "kept_jobs", "last_plan"]
