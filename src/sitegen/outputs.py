@@ -37,7 +37,9 @@ class Reuse:
     """What the last build left: its jobs' records, and which of their files are still there."""
 
     records: dict[str, JobRecord]
-    intact: Callable[[str], bool]  # is this output of the last build still as it left it?
+    # is this output of the last build still as it left it? None: every one is (the preview's
+    # last good build in memory holds every output of its records)
+    intact: Callable[[str], bool] | None
     checked: str | None = None  # output_paths.list_digest of the paths it checked and passed
 
     def split(self, jobs: list[Job]) -> tuple[dict[str, JobRecord], list[Job]]:
@@ -49,7 +51,11 @@ class Reuse:
         for job in jobs:
             record = last(job.name)
             # map: no frame a file (67,800)
-            if record is not None and record.key == job.key and all(map(intact, record.outputs)):
+            if (
+                record is not None
+                and record.key == job.key
+                and (intact is None or all(map(intact, record.outputs)))
+            ):
                 kept[job.name] = record
             else:
                 to_make.append(job)

@@ -118,7 +118,8 @@ class Rebuilder:
         bytes are that build's. The `trigger`'s paths, what the watcher saw change since the
         last build (none: the first, and everything is looked at), spare the loader a look
         at the others."""
-        reuse = Reuse(self._records, last.__contains__, self._checked)
+        # `last` holds every output of the records it came with: nothing to look for
+        reuse = Reuse(self._records, None, self._checked)
         changed = set(trigger) or None
         rendered = render_outputs(
             self.site_root, reuse=reuse, parallel=parallel, memo=self._memo, changed=changed
