@@ -4,11 +4,21 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sitegen.display import context_tokens, dollars, engine_name, latency, rate, seconds, tokens
+from sitegen.display import (
+    _missing,
+    context_tokens,
+    dollars,
+    engine_name,
+    latency,
+    rate,
+    seconds,
+    tokens,
+)
 
 
 @pytest.mark.parametrize(
@@ -92,3 +102,19 @@ def test_engine_names():
     assert engine_name("vllm") == "vLLM"
     assert engine_name("dynamo-vllm-mtp") == "Dynamo vLLM + MTP"
     assert engine_name("paiton") == "Paiton"
+
+
+@given(
+    st.one_of(
+        st.none(),
+        st.floats(allow_nan=True, allow_infinity=True),
+        st.integers(),
+        st.builds(np.float64, st.floats(allow_nan=True)),
+        st.builds(np.float32, st.floats(width=32, allow_nan=True)),
+    )
+)
+def test_missing_is_none_or_a_float_nan(value) -> None:
+    """A number's check costs one comparison; what it says is what it always said."""
+    assert bool(_missing(value)) is (
+        value is None or (isinstance(value, float) and math.isnan(value))
+    )

@@ -190,7 +190,10 @@ def share_jobs(src: Sources, keys: Keys, job: Callable, kept: Callable) -> list:
             or job(
                 name,
                 keys.of("feed", None, keys.facts(model)),
-                lambda src, m=model: ([], [DataFile(model_feed_path(m), model_feed(src.site, m))]),
+                lambda src, m=model: (
+                    [],
+                    [DataFile(model_feed_path(m), model_feed(src.site, m, src.runs_of_model(m)))],
+                ),
             )
         )
     for model, a, b in compared(src) if "compare" in cards else ():
