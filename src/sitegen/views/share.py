@@ -26,7 +26,6 @@ from .page import DataFile, Page
 from .social import compare_card, image_path, model_card, pair_card
 from .sources import Sources, compare_route
 
-Made = tuple[list[Page], list[DataFile]]
 JSON, CSV = "application/json", "text/csv"
 
 
