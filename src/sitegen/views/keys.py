@@ -56,9 +56,9 @@ class KeysFound(NamedTuple):
 
 class Keys:
     """Key makers for one plan's jobs. With `record`, each key made is kept with what of the
-    runs it read (`reads`: the pairs whose digest and the run files whose digest or facts went
-    into it, and the models whose runs' feed facts did), which the preview's next plan asks
-    (views.replan)."""
+    runs it read (`reads`: the pairs and the run files whose digest went into it, and the
+    models whose runs' feed facts did, as ("facts", model)), which the preview's next plan
+    asks (views.replan)."""
 
     def __init__(
         self, src: Sources, env: jinja2.Environment, nav_pages: list[str], record: bool = False
@@ -72,7 +72,7 @@ class Keys:
         self._pairs: dict[tuple[str, str], str] = {}
         self._facts: dict[str, str] = {}  # model -> its runs' feed facts
         self.used: set[str] = set()  # the templates keys were made with
-        self.reads: dict[str, frozenset] = {}  # key -> the pairs and run files it read
+        self.reads: dict[str, frozenset] = {}  # key -> the pairs, run files, models it read
         self._reading: set | None = set() if record else None
 
     def of(self, kind: str, template: str | None, *parts: Any) -> str:

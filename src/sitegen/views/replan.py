@@ -5,10 +5,11 @@ A plan is a function of the loaded site, its copy, its templates and the code. W
 rebuild's load read only some run files again (records.load.listed_changes) and all else a
 plan reads stands as it did (the keys' shared part: code, catalogs, sitegen.yaml and the
 navigation; the templates the keys were made with; the editors' copy; which runs there are,
-of which pairs), the jobs are the last plan's, in its order, and a job whose key read none of
-those files nor their pairs (Keys.reads) is the last plan's job itself. Every other job is
-listed and keyed as a whole plan would. tests/test_replan.py checks the plan so made against
-one made whole, after edits of every kind.
+in which order, of which pairs), the jobs are the last plan's, in its order, and a job whose
+key read none of those files, nor their pairs, nor their models' feed facts (Keys.reads) is
+the last plan's job itself. Every other job is listed and keyed as a whole plan would.
+tests/test_replan.py checks the plan so made against one made whole, after edits of every
+kind.
 """
 
 from __future__ import annotations
