@@ -16,6 +16,7 @@ from sitegen.briefs import BriefMemo
 from sitegen.content import load_content
 from sitegen.outputs import Memo, Reuse, render_outputs, render_site
 from sitegen.records import Problems, Site, SiteError, load_site
+from sitegen.records.parquet import archive_bytes
 from sitegen.render import environment
 from sitegen.serve.rebuild import Rebuilder
 from sitegen.serve.state import SiteState
@@ -227,3 +228,23 @@ def test_the_kept_plan_keeps_no_loaded_site_alive(site):
     gc.collect()
     alive = [o for o in gc.get_objects() if isinstance(o, (Site, Sources))]
     assert [o for o in alive if (o.site if isinstance(o, Sources) else o).root == str(root)] == []
+
+
+def test_an_archive_edited_keys_again_the_jobs_of_its_runs(make_site):
+    """A Parquet archive holds many runs under one path: its runs' jobs read that file."""
+    root = make_site(runs=RUNS)
+
+    def write(throughput: float) -> str:
+        configs = [config(8, 64, throughput, 100.0), config(8, 16, 600.0, 25.0)]
+        records = [(None, sweep(gpu="g2", date="2026-09-01", configs=configs))]
+        (root / "data/runs/lab/e.parquet").write_bytes(archive_bytes(records, "e", Problems()))
+        return "data/runs/lab/e.parquet"
+
+    write(1500.0)
+    memo = Memo()
+    render(root, memo)
+    before = dict(memo.plan.jobs)
+    render(root, memo, {write(1700.0)})
+    assert planned(memo) == whole_plan(root)
+    kept = kept_jobs(before, memo)
+    assert "pair m1 g1" in kept and "pair m1 g2" not in kept
