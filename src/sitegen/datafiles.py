@@ -252,11 +252,11 @@ def _scalar(value: Any) -> str:
     return _COMPACT(value) if scalar is None else scalar
 
 
-def leaderboard_row(model: str, gpu: str, s: Brief) -> dict:
-    """A brief's row of leaderboard.json (or a summary's: the same names)."""
+def leaderboard_row(s: Brief) -> dict:
+    """A brief's row of leaderboard.json."""
     return {
-        "model": model,
-        "gpu": gpu,
+        "model": s.model,
+        "gpu": s.gpu,
         "workload": s.workload,
         "interactivity": s.headline.target,
         "throughput_per_gpu": s.headline.throughput_per_gpu,
@@ -265,7 +265,7 @@ def leaderboard_row(model: str, gpu: str, s: Brief) -> dict:
         "precision": s.headline.precision,
         "configs": s.configs,
         "last_date": s.last_date.isoformat(),
-        "url": pair_route(model, gpu),
+        "url": pair_route(s.model, s.gpu),
         "cost_per_million_input_tokens": s.headline.cost_per_million_input_tokens,
         "cost_per_million_output_tokens": s.headline.cost_per_million_output_tokens,
         "energy": energy_json(s.headline.energy),

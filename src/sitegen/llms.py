@@ -24,7 +24,7 @@ def md(text: object) -> str:
 
 def _row(site: Site, s: Brief) -> tuple[tuple, str]:
     """A brief's line of the headline table, and its place (datafiles.leaderboard_order)."""
-    row = leaderboard_row(s.model, s.gpu, s)
+    row = leaderboard_row(s)
     config = site.config
     cost = (row["cost_per_million_tokens"] or {}).get(config.headline_tier)
     cells = [

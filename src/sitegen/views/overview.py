@@ -84,7 +84,7 @@ class OverviewView(View):
 
 class BriefText(NamedTuple):
     """What the overview's files write of one brief: made once while the brief lives (the
-    preview keeps it from one build to the next, views.sources.BriefMemo)."""
+    preview keeps it from one build to the next, briefs.BriefMemo)."""
 
     order: tuple  # its leaderboard row's place (datafiles.leaderboard_order)
     json: str  # that row in leaderboard.json
@@ -93,7 +93,7 @@ class BriefText(NamedTuple):
 
 
 def _brief_text(site: Site, tiers: list[str], s: Brief) -> BriefText:
-    row = leaderboard_row(s.model, s.gpu, s)
+    row = leaderboard_row(s)
     return BriefText(
         leaderboard_order(row),
         encoded(row),

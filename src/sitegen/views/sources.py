@@ -31,7 +31,7 @@ def compare_route(gpu_a: str, gpu_b: str, model: str) -> str:
 
 
 class Sources:
-    """The inputs of one plan. Editor copy that fails is collected in `problems`; `briefs_memo`
+    """The inputs of one plan. Editor copy that fails is collected in `problems`; `brief_memo`
     keeps what is made of each brief past the plan (the preview's)."""
 
     def __init__(
@@ -39,10 +39,10 @@ class Sources:
         site: Site,
         pairs: Summaries | dict[tuple[str, str], list[WorkloadSummary]],
         content: Content,
-        briefs_memo: BriefMemo | None = None,
+        brief_memo: BriefMemo | None = None,
     ) -> None:
         self.site = site
-        self.brief_memo = briefs_memo or BriefMemo()
+        self.brief_memo = brief_memo or BriefMemo()
         # made when first read; a dict given is every pair's summaries, made already
         self.pairs = pairs if isinstance(pairs, Summaries) else Summaries(site, made=pairs)
         self.content = content
