@@ -56,6 +56,7 @@ def test_edits_reload_the_page_and_problems_show_over_it(
     overlay.wait_for(state="detached")
     page.wait_for_function(
         # the page may be between two documents as it reloads: no <main> for a moment
-        "() => document.querySelector('main')?.innerText.includes('6,100')", timeout=TIMEOUT_MS
+        "() => document.querySelector('main')?.innerText.includes('6,100')",
+        timeout=TIMEOUT_MS,
     )
     faq.get_by_text("ten minutes of warm-up traffic").wait_for()

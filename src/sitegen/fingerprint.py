@@ -27,6 +27,7 @@ from .render import theme_dir
 LIBRARIES = (
     *("jinja2", "markupsafe", "markdown-it-py", "pyyaml", "numpy", "pandas", "pyarrow"),
     *("pillow", "fonttools"),  # the cards' glyph rasteriser (FreeType inside) and font reader
+    "isal",  # the cards' deflate (pngwrite.py)
 )
 
 
