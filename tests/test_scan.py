@@ -100,3 +100,60 @@ def test_each_run_file_is_named_as_run_id_names_it(make_site):
     assert len(found) == 6
     for _, rel, rid in found:
         assert rid == run_id(rel.removeprefix("data/runs/"))
+
+
+def test_an_open_scan_leaves_the_run_files_to_the_loader_and_completes_as_a_whole_one(make_site):
+    root = make_site(runs=RUNS)
+    whole = scan_inputs(root, "x", stat_first=False)
+    scan = scan_inputs(root, "x", stat_first=False, open_runs=True)
+    assert scan.open and scan.digest is None and not whole.open
+    left = {name for name, digest in scan.files.items() if digest is None}
+    assert "data/runs/lab/a.yaml" in left and "data/runs/lab/.git/d.yaml" in left
+    assert "data/runs/lab/notes.txt" not in left and "data/models.yaml" not in left
+    site, _ = load_site(root, True, None, scan)
+    # the loader read the records, not the file in the hidden folder: that one is read now
+    assert "data/runs/lab/a.yaml" in site.digests
+    assert "data/runs/lab/.git/d.yaml" not in site.digests
+    done = scan.completed(site.digests, root)
+    assert done == whole and done.digest == whole.digest
+    assert scan.completed({}, root) == whole  # every left file read at the end
+    assert whole.completed({}, root) is whole
+
+
+def test_an_open_scan_completes_with_the_digests_of_the_bytes_loaded(make_site):
+    root = make_site(runs=RUNS)
+    scan = scan_inputs(root, "x", open_runs=True)
+    site, _ = load_site(root, True, None, scan)
+    (root / "data/runs/lab/a.yaml").write_text(yaml.safe_dump(sweep(date="2026-10-02")))
+    done = scan.completed(site.digests, root)
+    assert done.files["data/runs/lab/a.yaml"] == site.digests["data/runs/lab/a.yaml"]
+    assert done.digest != site_inputs(root, "x")  # the next build sees the edit
+
+
+def test_a_run_file_edited_after_a_first_build_read_it_is_built_again(make_site, monkeypatch):
+    """The first build's records hold the digest of the bytes it loaded, not of those on disk
+    when it ends: an edit made meanwhile is no 'nothing to do' for the next one."""
+    import sitegen.outputs as outputs
+
+    root = make_site(runs=RUNS)
+    read = outputs.load_content
+    record = root / "data/runs/lab/a.yaml"
+
+    def edited_then_read(*args, **kwargs):  # right after the load
+        record.write_text(yaml.safe_dump(sweep(configs=[config(8, 64, 1234.5, 100.0)])))
+        return read(*args, **kwargs)
+
+    monkeypatch.setattr(outputs, "load_content", edited_then_read)
+    first = build(root)
+    monkeypatch.setattr(outputs, "load_content", read)
+    again = build(root)
+    assert first.made and again.made  # made again: the inputs changed since the first load
+    data = json.loads((root / "public/runs/lab-a/data.json").read_text())
+    assert [c["throughput_per_gpu"] for c in data["configs"]] == [1234.5]
+    assert build(root).made == ()  # and then nothing to do
+
+
+def test_a_first_build_with_files_the_loader_passes_by_leaves_nothing_to_do(make_site):
+    root = make_site(runs=RUNS)  # a hidden file, a hidden folder, a note beside the records
+    assert build(root).made
+    assert build(root).made == ()

@@ -88,7 +88,10 @@ def _build(
             last = JobCache.read(site_root, out) if previous is not None else None
         if use_cache:
             _import_while(lambda: not survey.digest_ready())
-        inputs = survey.digest() if use_cache else None
+        # without the last build's records nothing is kept: the inputs' digest is wanted only
+        # for this build's, once the loader has found the run files' (it reads them anyway)
+        first = last is None or not last.records
+        inputs = survey.digest() if use_cache and not first else None
         unchanged = last is not None and inputs is not None and last.inputs == inputs
         if unchanged and survey.all_intact():
             return _nothing_to_do(out, previous, last)
@@ -99,7 +102,7 @@ def _build(
             reuse = Reuse(last.records, survey.intact, last.checked)
         if previous is not None:
             staging.previous = previous
-        scan = survey.scan() if use_cache else None
+        scan = survey.scan(open_runs=first) if use_cache else None
         rendered = render_outputs(
             site_root,
             strict,
@@ -111,6 +114,9 @@ def _build(
             scan=scan,
             compiled=survey.compiled if use_cache else None,
         )
+    if inputs is None and scan is not None:  # the scan, with the loader's digests where open
+        done = scan.completed(rendered.read, site_root)
+        inputs = done.digest if done is not None else None
     progress.phase("write")
     # with the whole site still alive, each full collection would walk it again: the commit
     # and the records make many objects and no cycles

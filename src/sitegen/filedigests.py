@@ -78,6 +78,11 @@ class FileDigests:
             self.entries[name] = entry
             self.changed = True
 
+    def keep(self, name: str) -> None:
+        """`name` is looked at by another reader of this table, which records it: its entry is
+        not dropped as gone by save()."""
+        self.seen.add(name)
+
     def digest(self, name: str, path: Path | str) -> str:
         """The digest of the file at `path`: as recorded when its stat is, else read and hashed.
 

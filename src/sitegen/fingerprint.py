@@ -13,12 +13,12 @@ import functools
 import hashlib
 import importlib.metadata
 import os
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .codeversion import code_version
-from .filedigests import FileDigests
+from .filedigests import FileDigests, file_digest
 from .layout import SiteLayout
 from .quickfiles import QuickSiteFiles
 from .records.problems import Problems
@@ -52,11 +52,38 @@ def _files(folder: Path) -> list[Path]:
 @dataclass(frozen=True)
 class InputScan:
     """What one look over a site's files found: the digest of everything a build reads, and
-    the digest of each site file's bytes, for the loader to take instead of looking again."""
+    the digest of each site file's bytes, for the loader to take instead of looking again.
 
-    digest: str
-    files: dict[str, str]  # site file name -> the digest of its bytes, in the walks' order
+    An open scan (scan_inputs with `open_runs`) leaves the run files' digests (None) and so
+    its own (None) to the loader, which reads them anyway: `completed` takes them from it."""
+
+    digest: str | None
+    files: dict[str, str | None]  # site file name -> the digest of its bytes, in the walks' order
     plain: bool  # no link was met: each file was found once, under its one name
+    # what the digest is made of beside the files, for `completed` (not sent by the survey)
+    head: bytes = field(default=b"", compare=False)
+    theme: tuple[tuple[str, str], ...] = field(default=(), compare=False)
+
+    @property
+    def open(self) -> bool:
+        return self.digest is None
+
+    def completed(self, read: Mapping[str, str], site_root: Path) -> InputScan | None:
+        """This scan with each digest it left open taken from `read` (the loader's: the
+        digest of the bytes it parsed); a file the loader did not read (under a hidden
+        folder) is read now, as no page shows it. None if one cannot be read."""
+        if not self.open:
+            return self
+        files = dict(self.files)
+        try:
+            for name, digest in files.items():
+                if digest is None:
+                    known = read.get(name)
+                    files[name] = known or file_digest((site_root / name).read_bytes())
+        except OSError:
+            return None
+        digest = _combined(self.head, files.items(), self.theme)
+        return InputScan(digest, files, self.plain, self.head, self.theme)
 
     def under(
         self, prefix: str, wanted: Callable[[str], bool], skipped: Callable[[str], bool]
@@ -102,11 +129,13 @@ def site_inputs(site_root: Path, options: str, stat_first: bool = True) -> str |
     return scan.digest if scan is not None else None
 
 
-def scan_inputs(site_root: Path, options: str, stat_first: bool = True) -> InputScan | None:
-    """site_inputs, with what it found of each file; None where site_inputs is None."""
+def scan_inputs(
+    site_root: Path, options: str, stat_first: bool = True, open_runs: bool = False
+) -> InputScan | None:
+    """site_inputs, with what it found of each file; None where site_inputs is None. With
+    `open_runs`, the run files under data/runs/ are listed, not read: an open scan."""
     layout = SiteLayout(site_root)
-    h = hashlib.blake2b(digest_size=20)
-    h.update(f"{code_version()}\0{library_versions()}\0{options}\0".encode())
+    head = f"{code_version()}\0{library_versions()}\0{options}\0".encode()
     site_files, refused = QuickSiteFiles(site_root), Problems()
     names = [layout.CONFIG] if site_files.check(layout.config, refused) else []
     for name in SiteLayout.SOURCE_FOLDERS:
@@ -114,20 +143,42 @@ def scan_inputs(site_root: Path, options: str, stat_first: bool = True) -> Input
     if refused:
         return None
     at = os.path.join(site_root, "")
-    named = [(name, at + name) for name in names]
     theme = theme_dir()
     themed = [("theme/" + p.relative_to(theme).as_posix(), p) for p in _files(theme)]
     table = FileDigests.for_site(site_root) if stat_first else FileDigests(None)
-    files: dict[str, str] = {}
+    files: dict[str, str | None] = {}
     try:
-        for name, path in named:
-            files[name] = digest = table.digest(name, path)
-            h.update(name.encode() + b"\0")
-            h.update(bytes.fromhex(digest))
-        for name, path in themed:
-            h.update(name.encode() + b"\0")
-            h.update(bytes.fromhex(table.digest(name, path)))
+        for name in names:
+            if open_runs and _run_file(name):
+                files[name] = None
+                table.keep(name)  # the loader brings its entry up to date
+            else:
+                files[name] = table.digest(name, at + name)
+        theme_digests = tuple((name, table.digest(name, path)) for name, path in themed)
     except (OSError, ValueError):
         return None
     table.save()
-    return InputScan(h.hexdigest(), files, not site_files.met_links)
+    open_ = None in files.values()
+    digest = None if open_ else _combined(head, files.items(), theme_digests)
+    return InputScan(digest, files, not site_files.met_links, head, theme_digests)
+
+
+def _run_file(name: str) -> bool:
+    """A file under data/runs/ of a run file's suffix: one the loader reads (or passes by, in
+    a hidden folder)."""
+    return name.startswith(SiteLayout.RUNS_PREFIX) and (
+        os.path.splitext(name)[1].lower() in SiteLayout.RUN_SUFFIXES
+    )
+
+
+def _combined(
+    head: bytes, files: Iterable[tuple[str, str | None]], theme: Iterable[tuple[str, str]]
+) -> str:
+    """The digest of the inputs: the code, libraries and options, then each file's name and
+    digest in the walks' order, then the theme's."""
+    h = hashlib.blake2b(digest_size=20)
+    h.update(head)
+    for name, digest in (*files, *theme):
+        h.update(name.encode() + b"\0")
+        h.update(bytes.fromhex(digest))
+    return h.hexdigest()

@@ -84,6 +84,7 @@ class Rendered:
     checked: str | None = None  # the list_digest of the output paths, which passed the checks
     fresh: dict[str, Any] = field(default_factory=dict)  # the outputs made this time (not KEPT)
     base_url: str = ""  # the site's, as its config has it
+    read: dict[str, str] = field(default_factory=dict)  # data file -> digest of the bytes loaded
 
 
 def render_outputs(
@@ -195,7 +196,9 @@ def render_outputs(
         fresh.update((rel, store(rel, data)) for rel, data in own.items())
         files.update(fresh)
         made_jobs = tuple(job.name for job in to_make)
-        return Rendered(files, problems, records, made_jobs, checked, fresh, site.config.base_url)
+        return Rendered(
+            files, problems, records, made_jobs, checked, fresh, site.config.base_url, site.digests
+        )
 
 
 @contextlib.contextmanager

@@ -111,8 +111,12 @@ class Survey:
         """Whether the last build left outputs, and every one is as it left it."""
         return bool(self.manifest.entries) and not self.changed()
 
-    def scan(self) -> InputScan | None:
-        """fingerprint.scan_inputs of the site, as the child found it, or as found here now."""
+    def scan(self, open_runs: bool = False) -> InputScan | None:
+        """fingerprint.scan_inputs of the site, as the child found it, or as found here now:
+        with `open_runs`, an open scan when no child looked (the loader finds the run files'
+        digests as it reads them)."""
+        if self._scan is None and open_runs and self._child is None and not self._heard:
+            return scan_inputs(self.site_root, self.options, open_runs=True)
         if self._scan is None:
             head, files = self._frame(0), self._frame(1)
             scan = None

@@ -225,7 +225,8 @@ def load_runs(
     other record, goes through the exact checker, which words each problem and finds its line.
     A file whose stat (`stats`) or bytes are those `cache` holds it at is neither parsed nor
     screened: its run and columns come from the cache. A `scan` of the site's files gives
-    their paths and digests (it recorded their stats): they are not looked at again. So does
+    their paths and digests (it recorded their stats): they are not looked at again (an open
+    scan, their paths only: their stats and digests are this load's to find). So does
     the `listing` of the last build, given the run files `changed` since (listed_changes):
     the others are taken at the digest it holds. Also returns the plain sweeps loaded, in
     table order (their rows come first), for the cache of the next build, and this build's
@@ -237,12 +238,15 @@ def load_runs(
     cleans: dict[str, Clean] = {}
     others: list[Other] = []
     ids: dict[str, str] = {}
-    last: dict[str, str] | None = None  # a file's digest, as the listing has it
+    # a file's digest as a (whole) scan found it or the listing has it (None: changed since)
+    given: dict[str, str | None] | None = None
     if listing is not None and changed is not None:
         files, walked = listing.files, listing.problems
         ids.update((rid, rel) for _, rel, rid in files if not rel.endswith(parquet.SUFFIX))
-        last = {rel: d for rel, d in listing.digests.items() if rel not in changed}
+        given = {rel: d for rel, d in listing.digests.items() if rel not in changed}
     else:
+        if scan is not None and not scan.open:
+            given = scan.files
         told = Problems()
         files = run_files(root, ids, told, scan)
         walked = told.items
@@ -261,8 +265,8 @@ def load_runs(
                 digests[rel] = file_digest(raw)
             runs.extend(archive_runs(raw, rel, rid, known, ids, problems))
             continue
-        if scan is not None or last is not None:  # its digest as found, its stat recorded
-            digest = scan.files[rel] if scan is not None else last.get(rel)
+        if given is not None:  # its digest as found, its stat recorded
+            digest = given.get(rel)
             if rel in stored and digest == stored[rel]:
                 cleans[rel] = cache.clean(rel)
             else:
@@ -522,9 +526,9 @@ def load_site(
         memo.listing = memo.reread = None
     if use_cache:
         parsed = ParseCache(cache_folder(root, "parsed"))
-        # the scan or the listing stands for every file's stat: a table of the loader's own
-        # would be a copy
-        looked = scan is not None or runs_changed is not None
+        # a whole scan or the listing stands for every file's stat: a table of the loader's
+        # own would be a copy (an open scan leaves the run files to it)
+        looked = (scan is not None and not scan.open) or runs_changed is not None
         stats = FileDigests(None) if looked else FileDigests.for_site(root)
         folder, key = cache_folder(root, "loaded"), cache_key(digests)
         cache = memo.cache_for(folder, key) if memo else LoadCache(folder, key)
