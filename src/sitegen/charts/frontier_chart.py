@@ -23,14 +23,14 @@ from .svg import (
     Scale,
     axes,
     chart_id,
-    marker,
     nice_ticks,
     num,
     svg_start,
     text,
     tick_label,
 )
-from .tips import point_with_tip, series_tip_css
+from .svg import markers as marker_paths  # frontier_chart.markers groups them
+from .tips import placed_points, series_tip_css, tip_words
 
 WIDTH, HEIGHT = 760, 430
 LEFT, RIGHT, BOTTOM = 72, 24, 52
@@ -269,19 +269,21 @@ def draw_frontier(data: dict) -> str:
         on_frontier = {tuple(p) for p in curve["frontier"]}
         radius = RADIUS if style.strong else RADIUS * 0.8
         label, series = curve_label(curve), f'data-series="{i}" data-curve="{i}"'
+        drawn = curve["points"]
+        xy = [(p["interactivity"], p["throughput_per_gpu"]) for p in drawn]
+        pxs, pys = x.pixels([a for a, _ in xy]), y.pixels([b for _, b in xy])
+        shapes = marker_paths(style.shape, pxs, pys, radius)
         filled, hollow = [], []
-        for p in curve["points"]:
-            px, py = x(p["interactivity"]), y(p["throughput_per_gpu"])
-            shape = marker(style.shape, px, py, radius)
-            xy = (p["interactivity"], p["throughput_per_gpu"])
+        for shape, at in zip(shapes, xy, strict=True):
             # points the frontier dominates are drawn hollow
-            (filled if xy in on_frontier else hollow).append(shape)
-            attrs = (
-                f'{series} data-interactivity="{xy[0]!r}" '
-                f'data-throughput-per-gpu="{xy[1]!r}" data-concurrency="{p["concurrency"]}"'
-            )
-            lines = tip_lines(label, p)
-            points.append(point_with_tip(shape, attrs, px, py, lines, TIP_BOX))
+            (filled if at in on_frontier else hollow).append(shape)
+        attrs = [
+            f'{series} data-interactivity="{a!r}" '
+            f'data-throughput-per-gpu="{b!r}" data-concurrency="{p["concurrency"]}"'
+            for p, (a, b) in zip(drawn, xy, strict=True)
+        ]
+        words = [tip_words(tip_lines(label, p)) for p in drawn]
+        points += placed_points(shapes, attrs, pxs, pys, words, TIP_BOX)
         out += markers(series_attrs(i, style), style.colour, hollow, filled)
     out.append('<g class="points" fill="transparent">')
     out += points

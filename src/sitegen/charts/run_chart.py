@@ -30,7 +30,7 @@ from .frontier_chart import (
     tip_lines,
 )
 from .svg import markers
-from .tips import point_with_tip, shared_tip_css
+from .tips import placed_points, shared_tip_css, tip_words
 
 TIP_BOX = (WIDTH - RIGHT, HEIGHT - BOTTOM)
 
@@ -130,20 +130,16 @@ def draw_run(data: dict) -> str:
 def _hit_areas(
     label: str, points: list[dict], shapes: list[str], xs: list[float], ys: list[float]
 ) -> list[str]:
-    """Each point's hit area with its tip (tips.point_with_tip, as the other charts write it)."""
-    return [
-        point_with_tip(
-            shape,
-            f'data-interactivity="{p["interactivity"]!r}" '
-            f'data-throughput-per-gpu="{p["throughput_per_gpu"]!r}" '
-            f'data-concurrency="{p["concurrency"]}"',
-            px,
-            py,
-            tip_lines(label, p, p["figures"]),
-            TIP_BOX,
-        )
-        for p, shape, px, py in zip(points, shapes, xs, ys, strict=True)
+    """Each point's hit area with its tip (tips.point_with_tip, as the other charts write it),
+    the tips placed in one go (tips.placed_points)."""
+    attrs = [
+        f'data-interactivity="{p["interactivity"]!r}" '
+        f'data-throughput-per-gpu="{p["throughput_per_gpu"]!r}" '
+        f'data-concurrency="{p["concurrency"]}"'
+        for p in points
     ]
+    words = [tip_words(tip_lines(label, p, p["figures"])) for p in points]
+    return placed_points(shapes, attrs, xs, ys, words, TIP_BOX)
 
 
 __all__ = ["draw_run", "run_chart_data", "run_chart_id"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 from xml.sax.saxutils import escape
 
 from .svg import AXIS, FONT, TEXT, coords, num, tip_place, tip_size
@@ -40,8 +40,7 @@ def point_with_tip(
     return placed_point(shape, attrs, px, py, tip_words(lines), box)
 
 
-@dataclass(frozen=True)
-class TipWords:
+class TipWords(NamedTuple):  # a tuple: a big site's charts have 784,000 points
     """What a point's title and tip say, written, and the tip's size: all but where it goes,
     so that a point drawn on many charts (a GPU's envelope on each of its comparisons) has
     its words written once."""
