@@ -23,6 +23,7 @@ from .layout import SiteLayout
 from .quickfiles import QuickSiteFiles
 from .records.problems import Problems
 from .render import theme_dir
+from .sitefiles import suffix_of
 
 LIBRARIES = (
     *("jinja2", "markupsafe", "markdown-it-py", "pyyaml", "numpy", "pandas", "pyarrow"),
@@ -166,8 +167,9 @@ def scan_inputs(
 def _run_file(name: str) -> bool:
     """A file under data/runs/ of a run file's suffix: one the loader reads (or passes by, in
     a hidden folder)."""
+    file_name = name.rpartition("/")[2]
     return name.startswith(SiteLayout.RUNS_PREFIX) and (
-        os.path.splitext(name)[1].lower() in SiteLayout.RUN_SUFFIXES
+        suffix_of(file_name).lower() in SiteLayout.RUN_SUFFIXES
     )
 
 
