@@ -157,3 +157,11 @@ def test_a_first_build_with_files_the_loader_passes_by_leaves_nothing_to_do(make
     root = make_site(runs=RUNS)  # a hidden file, a hidden folder, a note beside the records
     assert build(root).made
     assert build(root).made == ()
+
+
+def test_a_scan_that_meets_a_link_is_whole_even_when_asked_open(make_site):
+    root = make_site(runs=RUNS)
+    (root / "data/runs/lab/again").symlink_to(root / "data/runs/lab/deep")
+    scan = scan_inputs(root, "x", open_runs=True)
+    assert not scan.plain and not scan.open
+    assert scan == scan_inputs(root, "x")

@@ -134,7 +134,8 @@ def scan_inputs(
     site_root: Path, options: str, stat_first: bool = True, open_runs: bool = False
 ) -> InputScan | None:
     """site_inputs, with what it found of each file; None where site_inputs is None. With
-    `open_runs`, the run files under data/runs/ are listed, not read: an open scan."""
+    `open_runs`, the run files under data/runs/ are listed, not read: an open scan (unless
+    links were met)."""
     layout = SiteLayout(site_root)
     head = f"{code_version()}\0{library_versions()}\0{options}\0".encode()
     site_files, refused = QuickSiteFiles(site_root), Problems()
@@ -147,6 +148,8 @@ def scan_inputs(
     theme = theme_dir()
     themed = [("theme/" + p.relative_to(theme).as_posix(), p) for p in _files(theme)]
     table = FileDigests.for_site(site_root) if stat_first else FileDigests(None)
+    # where links were met the loader walks for itself, and may name a file otherwise: whole
+    open_runs = open_runs and not site_files.met_links
     files: dict[str, str | None] = {}
     try:
         for name in names:
