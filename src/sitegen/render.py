@@ -54,17 +54,18 @@ def relative(from_route: str, to_path: str) -> str:
     return _relpath(to_path, from_route or ".")
 
 
-def _segments(path: str) -> list[str] | None:
+@functools.lru_cache(maxsize=4096)  # a page's own route, for each of its links; the targets
+def _segments(path: str) -> tuple[str, ...] | None:
     """The folders and file of a plain relative path ("a/b/", "a/b.json", "."), or None for
     any other (absolute, or with an empty, "." or ".." part)."""
     if path == ".":
-        return []
+        return ()
     parts = path.split("/")
     if parts[-1] == "":
         parts.pop()  # a folder's trailing slash
     if not parts or "" in parts or "." in parts or ".." in parts:
         return None
-    return parts
+    return tuple(parts)
 
 
 @functools.lru_cache(maxsize=8192)  # a page links to the same few places many times
@@ -78,7 +79,7 @@ def _relpath(path: str, start: str) -> str:
         if a != b:
             break
         common += 1
-    return "/".join([".."] * (len(here) - common) + to[common:]) or "."
+    return "/".join((*([".."] * (len(here) - common)), *to[common:])) or "."
 
 
 @jinja2.pass_context
