@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from conftest import REPO
@@ -590,11 +590,25 @@ def test_each_tricky_scalar_in_a_config_line(text):
     assert_one_config_a_line(f"kind: {text}\nconfigs:\n  - {{k: 1}}\n")
 
 
+# a key as a config line has it: followed by its colon (_KEY's lookahead reads that colon, so
+# "on" alone matches it, "on:" does not)
+_KEYS_IN_LINES = st.from_regex(yamlpos._KEY + ":", fullmatch=True).map(lambda k: k[:-1])
+
+
 @settings(max_examples=300, deadline=None)
-@given(st.from_regex(yamlpos._KEY, fullmatch=True))
+@given(_KEYS_IN_LINES)
+@example(key="onward")
 def test_keys_of_config_lines_are_text(key):
     loader = yamlpos._RESOLVING
     assert loader.resolve(yamlpos.ScalarNode, key, (True, False)) == yamlpos._STR
+
+
+@pytest.mark.parametrize("word", ["yes", "no", "true", "false", "on", "off", "null"])
+def test_the_words_yaml_reads_as_booleans_or_null_are_no_keys_of_config_lines(word):
+    import re
+
+    assert re.fullmatch(yamlpos._KEY, word)  # alone, the lookahead has no colon to see
+    assert not re.fullmatch(yamlpos._KEY + ":", word + ":")
 
 
 @pytest.mark.parametrize(
