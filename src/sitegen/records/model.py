@@ -57,6 +57,11 @@ class Pricing:
     def for_gpu(self, gpu: str) -> dict[str, float]:
         return self.prices.get(gpu, {})
 
+    @property
+    def slugs(self) -> list[str]:
+        """The tiers' slugs, in the file's order."""
+        return [t.slug for t in self.tiers]
+
 
 @dataclass(frozen=True)
 class Latency:

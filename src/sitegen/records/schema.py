@@ -181,7 +181,7 @@ def site_config(c: Checker, data: Any, known_workloads: dict, pricing: Pricing) 
                 c.error(("targets",), "each target may appear only once")
             targets = tuple(_natural(t) for t in sorted(set(good))) or DEFAULT_TARGETS
     headline = c.mapping(top.get("headline", {}), ("headline",)) or {}
-    tiers = [t.slug for t in pricing.tiers]
+    tiers = pricing.slugs
     interactivity = c.number(headline, ("headline",), "interactivity", required=False)
     tier = (
         c.choice(headline, ("headline",), "tier", tiers, default=tiers[0])

@@ -56,7 +56,7 @@ def compare_outputs_of(src: Sources, model: str, a: str, b: str) -> tuple[Page, 
         set(sides[0]["summaries"]) | set(sides[1]["summaries"]),
         key=lambda w: (w != site.config.default_workload, w),
     )
-    tiers = [t.slug for t in site.pricing.tiers]
+    tiers = site.pricing.slugs
     rungs = {
         w: pairings(
             sides[0]["summaries"].get(w), sides[1]["summaries"].get(w), site.config.targets, tiers

@@ -105,7 +105,7 @@ def _brief_text(site: Site, tiers: list[str], s: Brief) -> BriefText:
 def brief_texts(src: Sources) -> dict[int, BriefText]:
     """Every brief's text, by the brief's id (the briefs live as long as the plan)."""
     site, memo = src.site, src.brief_memo
-    tiers = [t.slug for t in site.pricing.tiers]
+    tiers = site.pricing.slugs
     return {
         id(s): memo.get("overview", s, lambda b: _brief_text(site, tiers, b))
         for briefs in src.briefs.values()
@@ -116,7 +116,7 @@ def brief_texts(src: Sources) -> dict[int, BriefText]:
 def overview_outputs(src: Sources) -> tuple[Page, list[DataFile]]:
     texts = brief_texts(src)
     ranked = sorted(texts.values(), key=lambda t: t.order)  # stable: ties in the briefs' order
-    tiers = [t.slug for t in src.site.pricing.tiers]
+    tiers = src.site.pricing.slugs
     files = [
         DataFile("data/leaderboard.json", "[" + ",".join(t.json for t in ranked) + "]\n"),
         DataFile(

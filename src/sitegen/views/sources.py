@@ -117,7 +117,7 @@ class Sources:
             for s in self.summaries(model, gpu):
                 by_workload.setdefault(s.workload, {})[gpu] = s
         default = self.site.config.default_workload
-        tiers = [t.slug for t in self.site.pricing.tiers]
+        tiers = self.site.pricing.slugs
         return [
             standings.field(
                 model,
