@@ -77,11 +77,11 @@ class Summaries:
     @functools.cached_property
     def digests(self) -> dict[Pair, str]:
         """(model, GPU) -> pair_digest of its sweeps, for every pair with a sweep."""
-        digests = self.site.digests
+        identity = self.site.run_identity
         runs: dict[Pair, list[tuple[str, str, str | None]]] = {}
         for model_runs in self._runs.values():
             for r in model_runs:
-                runs.setdefault((r.model, r.gpu), []).append((r.id, r.path, digests.get(r.path)))
+                runs.setdefault((r.model, r.gpu), []).append(identity(r))
         return {pair: pair_digest(rs) for pair, rs in sorted(runs.items())}
 
     def briefs(self) -> dict[Pair, list[Brief]]:
@@ -131,8 +131,7 @@ class SummaryMemo:
             if models is None or run.model in models:
                 sweeps.setdefault((run.model, run.gpu), []).append(run)
         fingerprints = {
-            pair: (shared, tuple((r.id, r.path, site.digests.get(r.path)) for r in runs))
-            for pair, runs in sweeps.items()
+            pair: (shared, tuple(map(site.run_identity, runs))) for pair, runs in sweeps.items()
         }
         todo = [p for p, fp in fingerprints.items() if self._fingerprint(p) != fp]
         fresh = summarise(dataclasses.replace(site, runs=_runs_of(site, set(todo))))

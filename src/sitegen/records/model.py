@@ -254,6 +254,11 @@ class Site:
     table: Any = None  # columnar.ConfigTable: every sweep config, rows of each run together
     digests: dict[str, str] = field(default_factory=dict)  # data file -> digest of its bytes
 
+    def run_identity(self, run: Run) -> tuple[str, str, str | None]:
+        """A run as what names it and its file's bytes: (id, path, digest), the part of every
+        key and fingerprint that reads a run."""
+        return (run.id, run.path, self.digests.get(run.path))
+
     def shared_digests(self) -> list[tuple[str, str]]:
         """(file, digest) of what every page reads beside run records: the catalogs and
         sitegen.yaml, sorted."""

@@ -123,10 +123,7 @@ class Keys:
         job and its pair's jobs read it; 16,000 digests of their own were a tenth of a plan)."""
         if self._reading is not None:
             self._reading.add(run.path)
-        return self._named(run)
-
-    def _named(self, run: Run) -> tuple[str, str, str | None]:
-        return (run.id, run.path, self.src.site.digests.get(run.path))
+        return self.src.site.run_identity(run)
 
     def facts(self, model: str) -> str:
         """What the feed entries of a model's runs say (feeds.entry_facts), in the site's
@@ -144,7 +141,7 @@ class Keys:
             self._reading.add((model, gpu))
         if (model, gpu) not in self._pairs:
             runs = self.src.runs_of.get((model, gpu), [])
-            self._pairs[(model, gpu)] = _h(sorted(self._named(r) for r in runs))
+            self._pairs[(model, gpu)] = _h(sorted(map(self.src.site.run_identity, runs)))
         return self._pairs[(model, gpu)]
 
     @staticmethod
