@@ -6,7 +6,8 @@ CPU time (time.process_time, so that other work on the machine counts less than 
 would), best of N passes over the site's pair, model and comparison cards, after one pass
 that loads the fonts and the palette (the first card of a process: printed apart). Prints
 milliseconds per card, split into drawing and encoding, and the PNGs' mean size; nothing is
-asserted (speed is not a test). docs/pages.md has the figures this measured.
+asserted (speed is not a test). docs/pages.md has the figures this measured. With --train,
+prints instead the code lengths of pngwrite.LENGTHS made from these cards.
 """
 
 from __future__ import annotations
@@ -40,12 +41,31 @@ def site_cards(root: Path) -> list[cards.Card]:
     ]
 
 
+def train(all_cards: list[cards.Card]) -> None:
+    """pngwrite.LENGTHS from these cards' symbols: every symbol weighed at least 3 in
+    20,000, so that each has a code, and a code of at most 10 bits."""
+    counts = sum(pngwrite.symbol_counts(_rows(card)) for card in all_cards)
+    weights = (counts * 20_000 // counts.sum() + 3).tolist()
+    print("".join(f"{n:x}" for n in pngwrite.huffman_lengths(weights, 10)))
+
+
+def _rows(card: cards.Card):
+    cards.card_png(card)
+    return cards._canvas().rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("site", nargs="?", type=Path, default=FLAGSHIP)
     parser.add_argument("--repeat", type=int, default=10)
+    parser.add_argument(
+        "--train", action="store_true", help="print pngwrite.LENGTHS made from these cards"
+    )
     args = parser.parse_args()
     all_cards = site_cards(args.site)
+    if args.train:
+        train(all_cards)
+        return
     start = time.process_time()
     cards.card_png(all_cards[0])
     first = time.process_time() - start

@@ -28,7 +28,6 @@ from .sitefiles import suffix_of
 LIBRARIES = (
     *("jinja2", "markupsafe", "markdown-it-py", "pyyaml", "numpy", "pandas", "pyarrow"),
     *("pillow", "fonttools"),  # the cards' glyph rasteriser (FreeType inside) and font reader
-    "isal",  # the cards' deflate (pngwrite.py)
 )
 
 
