@@ -261,13 +261,37 @@ _MISSING = object()  # None and NaN, one value as pandas takes them when it find
 
 def duplicated_rows(columns: Sequence[np.ndarray]) -> np.ndarray:
     """Whether each row (a value from each column) is equal to another row: pandas'
-    DataFrame.duplicated(keep=False), by a dict (None and NaN alike; 0.0 and -0.0 alike)."""
-    rows = list(zip(*(col.tolist() for col in columns), strict=True))
-    keys = [tuple(_MISSING if v is None or v != v else v for v in row) for row in rows]
-    count: dict[tuple, int] = {}
+    DataFrame.duplicated(keep=False) (None and NaN alike; 0.0 and -0.0 alike), by sorting
+    the rows and comparing each with the next: an object column is compared by the codes of
+    its values (a dict), a number column as it is."""
+    n = len(columns[0]) if columns else 0
+    if n < 2:
+        return np.zeros(n, dtype=bool)
+    keys = [_object_codes(col) if col.dtype == object else col for col in columns]
+    order = np.lexsort(keys)  # equal rows next to each other (NaNs together, last)
+    same = np.ones(n - 1, dtype=bool)  # each sorted row equal to the next
     for key in keys:
-        count[key] = count.get(key, 0) + 1
-    return np.array([count[key] > 1 for key in keys], dtype=bool)
+        ordered = key[order]
+        equal = ordered[1:] == ordered[:-1]
+        if ordered.dtype.kind == "f":
+            equal |= np.isnan(ordered[1:]) & np.isnan(ordered[:-1])
+        same &= equal
+    duplicated = np.zeros(n, dtype=bool)
+    duplicated[order[1:][same]] = True
+    duplicated[order[:-1][same]] = True
+    return duplicated
+
+
+def _object_codes(column: np.ndarray) -> np.ndarray:
+    """Each value's code, equal values (None and NaN alike) one code."""
+    codes: dict = {}
+    return np.array(
+        [
+            codes.setdefault(_MISSING if v is None or v != v else v, len(codes))
+            for v in column.tolist()
+        ],
+        dtype=np.intp,
+    )
 
 
 # -- the table -------------------------------------------------------------------------------
