@@ -411,14 +411,32 @@ def test_cache_key_covers_the_code_that_writes_the_labels_and_curves():
 @pytest.mark.parametrize(
     "label", ["H100 SXM", "Modèle ünï", "tab\there", "del\x7fchar", "emoji 🚀", 'quote " \\']
 )
-def test_chart_id_reads_the_data_as_json_always_did(label):
-    import hashlib
+def test_chart_id_is_the_same_in_every_process_and_apart_for_other_data(label):
+    """An id follows the data alone: the same in a process of other string hashes (the id
+    is in the page, which must be the same bytes build after build), another where any value
+    differs, even as None from NaN, 0.0 from -0.0, 1 from 1.0 or True."""
+    import subprocess
+    import sys
 
     from sitegen.charts.svg import chart_id
 
     data = {"b": [1.5, None, True], "a": {"label": label, "z": 2}}
-    digest = hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:10]
-    assert chart_id("fc", data) == f"fc-{digest}"
+    code = (
+        "import sys; from sitegen.charts.svg import chart_id; "
+        f"sys.stdout.write(chart_id('fc', {data!r}))"
+    )
+    env = {**os.environ, "PYTHONHASHSEED": "12345"}
+    other = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    assert other.stdout == chart_id("fc", data)
+    assert re.fullmatch(r"fc-[0-9a-f]{10}", chart_id("fc", data))
+    ids = {
+        chart_id("fc", {**data, "b": [b, None, True]})
+        for b in (1.5, float("nan"), None, 0.0, -0.0, 1, 1.0, True)
+    }
+    assert len(ids) == 8
+    assert chart_id("fc", {**data, "a": {"label": label + " ", "z": 2}}) != chart_id("fc", data)
 
 
 def _key_data() -> dict:

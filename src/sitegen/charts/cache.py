@@ -22,13 +22,13 @@ import functools
 import hashlib
 import json
 import os
-import pickle
 import secrets
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from ..cachefile import prune, write_new
 from ..cachetrust import cache_folder, sign, verify
+from .svg import data_digest
 
 HEADER = "<!-- sitegen-chart {key} {mac} -->\n"
 
@@ -54,22 +54,9 @@ def code_digest() -> str:
 
 
 def chart_key(kind: str, data: object) -> str:
-    """The hash of `kind`, code_digest() and `data`, written by pickle without its memo: every
-    value with its type and exact bits (a float's 8 bytes, not its repr: a fifth of the cost
-    of writing the data as JSON), so any change to the data changes the key; equal data gives
-    the same bytes whatever objects it shares (the memo would write a shared one once)."""
-    digest = hashlib.sha256(f"{kind}\0{code_digest()}\0".encode())
-    pickler = pickle.Pickler(_Sink(digest.update), protocol=5)
-    pickler.fast = True  # no memo: the bytes follow the values alone, not their identity
-    pickler.dump(data)
-    return digest.hexdigest()
-
-
-class _Sink:
-    """A file whose writes go to `write` (pickle writes the data to the hash in frames)."""
-
-    def __init__(self, write: Callable[[bytes], object]) -> None:
-        self.write = write
+    """The hash of `kind`, code_digest() and `data` (svg.data_digest): any change to the data
+    or to the drawing code changes the key."""
+    return data_digest(data, f"{kind}\0{code_digest()}\0")
 
 
 PACK, INDEX = ".pack", ".index"
