@@ -6,6 +6,9 @@ from __future__ import annotations
 import json
 import re
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from conftest import SITE_CONFIG
 from sitegen.views.jsonld import license_value
 
@@ -114,3 +117,25 @@ def test_hostile_names_stay_inside_the_json(make_site):
     trail = blocks(html)["BreadcrumbList"]["itemListElement"]
     assert trail[1]["name"] == "</script><script>zq()</script>"
     assert "<script>zq" not in html
+
+
+@given(
+    st.text(max_size=30),
+    st.lists(st.tuples(st.text(max_size=20), st.text(max_size=20)), max_size=4),
+)
+def test_breadcrumbs_are_the_text_json_for_html_writes_of_them(base, trail):
+    """The breadcrumbs' template writes what the generic writer would, escapes and all
+    (names and addresses from data: quotes, '</script>', control characters, any script)."""
+    from sitegen.jsonhtml import json_for_html
+    from sitegen.views.jsonld import breadcrumbs
+
+    items = [("Leaderboard", ""), *trail]
+    data = {
+        "@context": "https://schema.org",
+        "@type": "BreadcrumbList",
+        "itemListElement": [
+            {"@type": "ListItem", "position": i, "name": name, "item": base + route}
+            for i, (name, route) in enumerate(items, start=1)
+        ],
+    }
+    assert str(breadcrumbs(base, trail)) == str(json_for_html(data, indent=1))

@@ -29,6 +29,11 @@ def json_for_html(data: Any, indent: int | None = None, **_: Any) -> Markup:
         out: list[str] = []
         _indented(data, "\n", " " * indent, out)
         text = "".join(out)
+    return written_for_html(text)
+
+
+def written_for_html(text: str) -> Markup:
+    """JSON text (as json_for_html writes it) made safe as json_for_html makes its own."""
     return Markup(text.translate(_ESCAPES))
 
 

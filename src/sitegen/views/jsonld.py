@@ -5,12 +5,13 @@ from __future__ import annotations
 import datetime as dt
 import re
 from dataclasses import dataclass
+from json.encoder import encode_basestring
 from urllib.parse import urlsplit
 
 from markupsafe import Markup
 
 from .. import faq
-from ..jsonhtml import json_for_html
+from ..jsonhtml import json_for_html, written_for_html
 
 
 def plain(html: Markup) -> str:
@@ -36,17 +37,24 @@ def faq_jsonld(entries: list[faq.Entry]) -> Markup:
 
 def breadcrumbs(base_url: str, trail: list[tuple[str, str]]) -> Markup:
     """BreadcrumbList from the overview down to a page: `trail` is (name, route) below the
-    overview, the page itself last. Every item has an absolute URL."""
+    overview, the page itself last. Every item has an absolute URL. The text is
+    json_for_html(..., indent=1)'s of the list (tests/test_jsonld.py), written from a
+    template: every page but the overview has one."""
     items = [("Leaderboard", ""), *trail]
-    data = {
-        "@context": "https://schema.org",
-        "@type": "BreadcrumbList",
-        "itemListElement": [
-            {"@type": "ListItem", "position": i, "name": name, "item": base_url + route}
+    crumbs = ",\n".join(
+        [
+            _CRUMB % (i, encode_basestring(name), encode_basestring(base_url + route))
             for i, (name, route) in enumerate(items, start=1)
-        ],
-    }
-    return json_for_html(data, indent=1)
+        ]
+    )
+    return written_for_html(_CRUMBS % crumbs)
+
+
+_CRUMBS = (
+    '{\n "@context": "https://schema.org",\n "@type": "BreadcrumbList",\n'
+    ' "itemListElement": [\n%s\n ]\n}'
+)
+_CRUMB = '  {\n   "@type": "ListItem",\n   "position": %d,\n   "name": %s,\n   "item": %s\n  }'
 
 
 _SPDX = re.compile(r"\A[A-Za-z0-9][A-Za-z0-9.+-]*\Z")
