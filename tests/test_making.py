@@ -4,6 +4,7 @@ the summaries are made; the results in plan order, as if made here."""
 from __future__ import annotations
 
 import multiprocessing
+from types import SimpleNamespace
 
 import pytest
 
@@ -54,12 +55,14 @@ class _Maker:
 
     def __init__(self) -> None:
         self.warmed = 0
+        self.env = SimpleNamespace(auto_reload=True)  # a Jinja environment's
 
     def warm(self) -> None:
         self.warmed += 1
 
     def make(self, jobs, progress=None) -> Made:
-        return Made(files={job.name: job.name for job in jobs})
+        """Each job's file: whether Jinja would look for an edited template as it renders."""
+        return Made(files={job.name: self.env.auto_reload for job in jobs})
 
 
 @pytest.mark.skipif(not FORK, reason="workers are forked")
@@ -70,6 +73,9 @@ def test_every_core_makes_the_jobs_in_plan_order_and_warms_once(free, monkeypatc
     maker = _Maker()
     made = making.make_all(maker, jobs, Progress(), workers=2)  # type: ignore[arg-type]
     assert list(made.files) == [job.name for job in jobs]
+    # a worker renders with the templates as it first loaded them; this process still reloads
+    assert set(made.files.values()) == {False}
+    assert maker.env.auto_reload
     # once here for the workers forked after to inherit, unless none is: those forked before
     # make the jobs that read no summaries with what they make for themselves
     assert maker.warmed == (0 if len(free) == len(jobs) else 1)

@@ -152,6 +152,10 @@ def _make_chunk(bounds: Bounds) -> Made:
     the young objects: what its jobs left in cycles (some 2 MB a chunk, Jinja's) is freed
     once a chunk, not by some 20 collections along the way (a third of their cost)."""
     assert _MAKER is not None
+    # a worker renders with each template as it first loaded it: Jinja would otherwise stat
+    # its file each time it is used (a page's, and each it extends or imports), to load it
+    # again if it changed; the parent (the preview's builds) still does
+    _MAKER.env.auto_reload = False
     with paused():
         made = _MAKER.make(_JOBS[bounds[0] : bounds[1]])
         gc.collect(1)  # before the collector is back, which would start with a collection
