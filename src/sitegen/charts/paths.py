@@ -24,22 +24,34 @@ def hermite(
     x0: float, x1: float, y0: float, y1: float, m0: float, m1: float, x: float
 ) -> tuple[float, float]:
     """The cubic Hermite through (x0, y0) and (x1, y1) with slopes m0, m1: value and slope at x."""
-    h = x1 - x0
-    t = (x - x0) / h
-    t2, t3 = t * t, t * t * t
-    value = (
-        (2 * t3 - 3 * t2 + 1) * y0
-        + (t3 - 2 * t2 + t) * h * m0
-        + (-2 * t3 + 3 * t2) * y1
-        + (t3 - t2) * h * m1
-    )
-    slope = (
-        (6 * t2 - 6 * t) * y0 / h
-        + (3 * t2 - 4 * t + 1) * m0
-        + (-6 * t2 + 6 * t) * y1 / h
-        + (3 * t2 - 2 * t) * m1
-    )
+    ((_, value, slope),) = hermite_cuts(x0, x1, y0, y1, m0, m1, (x,))
     return value, slope
+
+
+def hermite_cuts(
+    x0: float, x1: float, y0: float, y1: float, m0: float, m1: float, xs: Sequence[float]
+) -> list[tuple[float, float, float]]:
+    """(x, value, slope) of the cubic Hermite of hermite() at each of `xs`: one piece's cuts
+    in one loop (a chart's curves have some 20 cuts each)."""
+    h = x1 - x0
+    out = []
+    for x in xs:
+        t = (x - x0) / h
+        t2, t3 = t * t, t * t * t
+        value = (
+            (2 * t3 - 3 * t2 + 1) * y0
+            + (t3 - 2 * t2 + t) * h * m0
+            + (-2 * t3 + 3 * t2) * y1
+            + (t3 - t2) * h * m1
+        )
+        slope = (
+            (6 * t2 - 6 * t) * y0 / h
+            + (3 * t2 - 4 * t + 1) * m0
+            + (-6 * t2 + 6 * t) * y1 / h
+            + (3 * t2 - 2 * t) * m1
+        )
+        out.append((x, value, slope))
+    return out
 
 
 def _cuts(a: float, b: float, log: bool) -> list[float]:
@@ -77,10 +89,9 @@ def _cuts_of(pts: tuple[tuple[float, float], ...], start: float, end: float, log
         a, b = max(xs[i], start), min(xs[i + 1], end)
         if a >= b:
             continue
-        piece = (xs[i], xs[i + 1], ys[i], ys[i + 1], tangents[i], tangents[i + 1])
         at = _cuts(a, b, log)
         starts += range(len(cuts), len(cuts) + len(at) - 1)
-        cuts += [(u, *hermite(*piece, u)) for u in at]
+        cuts += hermite_cuts(xs[i], xs[i + 1], ys[i], ys[i + 1], tangents[i], tangents[i + 1], at)
     xs_cut, values, slopes = (
         (tuple(column) for column in zip(*cuts, strict=True)) if cuts else ((), (), ())
     )
