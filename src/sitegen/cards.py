@@ -15,6 +15,7 @@ import math
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from . import glyphs, pngwrite, raster
 
@@ -139,24 +140,44 @@ def _drawn(card: Card) -> list[tuple[Series, list[tuple[float, float]]]]:
     return drawn
 
 
-def _plot(
-    canvas: raster.Canvas, card: Card, drawn: list[tuple[Series, list[tuple[float, float]]]]
-) -> None:
-    """The small frontier: each series' points joined, on linear axes from zero."""
+class _Frame(NamedTuple):
+    """Where a card's small frontier goes: its series' lines in pixels, and its mark's x."""
+
+    lines: list[list[tuple[float, float]]]
+    mark_x: float | None  # the dashed line's, where the card has a mark
+
+
+def _frame(card: Card, drawn: list[tuple[Series, list[tuple[float, float]]]]) -> _Frame:
+    """The small frontier's lines and mark in pixels, on linear axes from zero."""
     x0, y0, x1, y1 = PLOT
     mark = card.x_mark if card.x_mark and math.isfinite(card.x_mark) else None
     xs = [x for _, points in drawn for x, _ in points] + ([mark] if mark else [])
     ys = [y for _, points in drawn for _, y in points]
     x_max, y_max = max(max(xs), 0) * 1.05 or 1.0, max(max(ys), 0) * 1.1 or 1.0
-    inside = (PANEL[0] + 2, PANEL[1] + 2, PANEL[2] - 2, PANEL[3] - 2)
 
     def at(x: float, y: float) -> tuple[float, float]:
         return x0 + (x1 - x0) * x / x_max, y1 - (y1 - y0) * y / y_max
 
-    if mark and mark > 0:
-        mx = min(at(mark, 0)[0], x1)
-        canvas.blend(*raster.vertical_dashes(mx, 2, y0, y1, 6), palette().blend(MUTED))
-    lines = raster.strokes([[at(x, y) for x, y in points] for _, points in drawn], STROKE, inside)
+    mark_x = min(at(mark, 0)[0], x1) if mark and mark > 0 else None
+    return _Frame([[at(x, y) for x, y in points] for _, points in drawn], mark_x)
+
+
+INSIDE = (PANEL[0] + 2, PANEL[1] + 2, PANEL[2] - 2, PANEL[3] - 2)  # where the lines may draw
+
+
+def _plot(
+    canvas: raster.Canvas,
+    drawn: list[tuple[Series, list[tuple[float, float]]]],
+    frame: _Frame,
+    lines: Sequence[tuple],
+) -> None:
+    """The small frontier: its mark, each series' line (`lines`: raster.strokes of the
+    frame's), the legend."""
+    x0, y0, x1, _ = PLOT
+    if frame.mark_x is not None:
+        canvas.blend(
+            *raster.vertical_dashes(frame.mark_x, 2, y0, PLOT[3], 6), palette().blend(MUTED)
+        )
     for i, line in enumerate(lines):
         canvas.blend(*line, palette().blend(SERIES[i % len(SERIES)]))
     legend = [(s.label, SERIES[i % len(SERIES)]) for i, (s, _) in enumerate(drawn) if s.label]
@@ -177,12 +198,39 @@ def _canvas() -> raster.Canvas:
 
 def card_png(card: Card) -> bytes:
     """The card as an 8-bit palette PNG, 1200 x 630."""
+    return card_pngs([card])[0]
+
+
+BATCH = 64  # cards whose lines are measured together (a card's own are a few small numpy
+# calls: their count, not their pixels, was most of the cost)
+
+
+def card_pngs(cards: Sequence[Card]) -> list[bytes]:
+    """card_png of each card: the lines of BATCH of them measured in one raster.strokes call
+    (each line as if drawn alone), then each card drawn and encoded."""
+    out: list[bytes] = []
+    for start in range(0, len(cards), BATCH):
+        batch = cards[start : start + BATCH]
+        drawn = [_drawn(card) for card in batch]
+        frames = [_frame(card, d) if d else None for card, d in zip(batch, drawn, strict=True)]
+        lines = [line for f in frames if f is not None for line in f.lines]
+        strokes = iter(raster.strokes(lines, STROKE, INSIDE) if lines else ())
+        for card, d, frame in zip(batch, drawn, frames, strict=True):
+            own = [next(strokes) for _ in frame.lines] if frame is not None else []
+            out.append(_card(card, d, frame, own))
+    return out
+
+
+def _card(
+    card: Card,
+    drawn: list[tuple[Series, list[tuple[float, float]]]],
+    frame: _Frame | None,
+    lines: Sequence[tuple],
+) -> bytes:
     size = _title_size(card.title)
-    drawn = _drawn(card)
-    plot = bool(drawn)
     with _drawing:
         canvas = _canvas()
-        canvas.reset(_template(plot))
+        canvas.reset(_template(frame is not None))
         _text(canvas, card.site, LEFT, 84, 30, MUTED, width=WIDTH - 2 * LEFT)
         _text(canvas, card.title, LEFT, 84 + 20 + size, size, FG, "bold", WIDTH - 2 * LEFT)
         y = 330
@@ -193,11 +241,11 @@ def card_png(card: Card) -> bytes:
         for line in card.lines[:3]:
             y += 52
             _text(canvas, line, LEFT, y, 30, MUTED)
-        if plot:
-            _plot(canvas, card, drawn)
+        if frame is not None:
+            _plot(canvas, drawn, frame, lines)
         if card.footer:
             # beside the panel where there is one, not over it
-            width = PANEL[0] - GAP - LEFT if plot else WIDTH - 2 * LEFT
+            width = PANEL[0] - GAP - LEFT if frame is not None else WIDTH - 2 * LEFT
             _text(canvas, card.footer, LEFT, HEIGHT - 40, 26, MUTED, width=width)
         return pngwrite.png(canvas.rows, palette().plte)
 

@@ -29,7 +29,7 @@ from .jobcache import JobRecord
 from .progress import Progress
 from .records import Problems
 from .render import render_page, template_problem
-from .views import Job, Page, Sources
+from .views import DataFile, Job, Page, Sources
 
 # fewer jobs than this are made here: starting the workers costs more than they save (the
 # flagship, 770 jobs: 2.9-3.4 s cold in one process, 1.9-2.2 s on 2 cores from 200)
@@ -108,6 +108,7 @@ class Maker:
         made.copy_problems.extend(self.src.problems.items[before:])
         if made.copy_problems:
             return made
+        built = _cards_drawn(built)
         pages = [page for _, job_pages, _ in built for page in job_pages]
         charts = [chart for page in pages for chart in page.charts]
         progress.phase("charts", len(charts))
@@ -131,6 +132,23 @@ class Maker:
                 tuple(c.key for p in job_pages for c in p.charts if c.key),
             )
         return made
+
+
+def _cards_drawn(built: list[tuple[Job, list[Page], list]]) -> list[tuple[Job, list[Page], list]]:
+    """`built` with every card its jobs' files hold drawn, all of them together
+    (cards.card_pngs)."""
+    cards_of = [f.text for _, _, files in built for f in files if isinstance(f.text, cards.Card)]
+    if not cards_of:
+        return built
+    drawn = iter(cards.card_pngs(cards_of))
+    return [
+        (
+            job,
+            pages,
+            [DataFile(f.path, next(drawn)) if isinstance(f.text, cards.Card) else f for f in files],
+        )
+        for job, pages, files in built
+    ]
 
 
 def workers_for(jobs: int) -> int:

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from markupsafe import Markup
 
 from ..charts import Chart
+
+if TYPE_CHECKING:
+    from ..cards import Card
 
 
 @dataclass(frozen=True)
@@ -68,14 +71,21 @@ class Page:
 
 @dataclass(frozen=True)
 class DataFile:
-    """A file beside the pages: text (written as UTF-8) or, for images, bytes."""
+    """A file beside the pages: text (written as UTF-8) or, for images, bytes, or a card to
+    draw (a step of its own, as charts are: making.Maker draws a chunk's cards together)."""
 
     path: str
-    text: str | bytes
+    text: str | bytes | Card
 
     @property
     def data(self) -> bytes:
-        return self.text if isinstance(self.text, bytes) else self.text.encode("utf-8")
+        if isinstance(self.text, bytes):
+            return self.text
+        if isinstance(self.text, str):
+            return self.text.encode("utf-8")
+        from ..cards import card_png  # a build without cards never loads the drawing
+
+        return card_png(self.text)
 
 
 @dataclass

@@ -14,7 +14,6 @@ from collections.abc import Callable
 from markupsafe import Markup
 
 from ..badges import BADGE, badge_markdown, badge_svg, badge_value
-from ..cards import card_png
 from ..datafiles import pair_route
 from ..feeds import FEED, model_feed, model_feed_path, site_feed
 from ..glyphs import fonts_digest
@@ -179,7 +178,7 @@ def share_jobs(src: Sources, keys: Keys, job: Callable, kept: Callable) -> list:
                     keys.of("card", None, fonts, [keys.pair(model, g) for g in src.gpus_of(model)]),
                     lambda src, m=model: (
                         [],
-                        [DataFile(image_path(f"models/{m}/"), card_png(model_card(src, m)))],
+                        [DataFile(image_path(f"models/{m}/"), model_card(src, m))],
                     ),
                 )
             )
@@ -204,11 +203,7 @@ def share_jobs(src: Sources, keys: Keys, job: Callable, kept: Callable) -> list:
                 keys.of("card", None, fonts, keys.pair(model, a), keys.pair(model, b)),
                 lambda src, m=model, a=a, b=b: (
                     [],
-                    [
-                        DataFile(
-                            image_path(compare_route(a, b, m)), card_png(compare_card(src, m, a, b))
-                        )
-                    ],
+                    [DataFile(image_path(compare_route(a, b, m)), compare_card(src, m, a, b))],
                 ),
             )
         )
@@ -236,8 +231,7 @@ def _pair_files(src: Sources, model: str, gpu: str) -> list[DataFile]:
     """A pair's card (where pair pages have cards) and badge (where it has a headline)."""
     files = []
     if "pair" in src.site.config.cards:
-        card = card_png(pair_card(src, model, gpu))
-        files.append(DataFile(image_path(pair_route(model, gpu)), card))
+        files.append(DataFile(image_path(pair_route(model, gpu)), pair_card(src, model, gpu)))
     if (model, gpu) in src.briefs:
         files.append(badge_file(src, model, gpu))
     return files
