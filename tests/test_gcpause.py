@@ -63,6 +63,7 @@ def test_a_workers_chunk_is_made_paused_and_its_cycles_freed_after(monkeypatch):
 
     class FakeMaker:
         charts = type("Charts", (), {"flush": lambda self: None})()
+        env = type("Env", (), {"auto_reload": True})()  # a Jinja environment's
 
         def make(self, jobs):
             seen["enabled"] = gc.isenabled()
