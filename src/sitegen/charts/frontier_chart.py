@@ -30,7 +30,7 @@ from .svg import (
     tick_label,
 )
 from .svg import markers as marker_paths  # frontier_chart.markers groups them
-from .tips import placed_points, series_tip_css, tip_words
+from .tips import series_tip_css, tipped_points
 
 WIDTH, HEIGHT = 760, 430
 LEFT, RIGHT, BOTTOM = 72, 24, 52
@@ -282,8 +282,8 @@ def draw_frontier(data: dict) -> str:
             f'data-throughput-per-gpu="{b!r}" data-concurrency="{p["concurrency"]}"'
             for p, (a, b) in zip(drawn, xy, strict=True)
         ]
-        words = [tip_words(tip_lines(label, p)) for p in drawn]
-        points += placed_points(shapes, attrs, pxs, pys, words, TIP_BOX)
+        lines = [tip_lines(label, p) for p in drawn]
+        points += tipped_points(shapes, attrs, pxs, pys, lines, TIP_BOX)
         out += markers(series_attrs(i, style), style.colour, hollow, filled)
     out.append('<g class="points" fill="transparent">')
     out += points

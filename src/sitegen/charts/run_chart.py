@@ -30,7 +30,7 @@ from .frontier_chart import (
     tip_lines,
 )
 from .svg import markers
-from .tips import placed_points, shared_tip_css, tip_words
+from .tips import shared_tip_css, tipped_points
 
 TIP_BOX = (WIDTH - RIGHT, HEIGHT - BOTTOM)
 
@@ -131,15 +131,15 @@ def _hit_areas(
     label: str, points: list[dict], shapes: list[str], xs: list[float], ys: list[float]
 ) -> list[str]:
     """Each point's hit area with its tip (tips.point_with_tip, as the other charts write it),
-    the tips placed in one go (tips.placed_points)."""
+    the tips placed in one go (tips.tipped_points)."""
     attrs = [
         f'data-interactivity="{p["interactivity"]!r}" '
         f'data-throughput-per-gpu="{p["throughput_per_gpu"]!r}" '
         f'data-concurrency="{p["concurrency"]}"'
         for p in points
     ]
-    words = [tip_words(tip_lines(label, p, p["figures"])) for p in points]
-    return placed_points(shapes, attrs, xs, ys, words, TIP_BOX)
+    lines = [tip_lines(label, p, p["figures"]) for p in points]
+    return tipped_points(shapes, attrs, xs, ys, lines, TIP_BOX)
 
 
 __all__ = ["draw_run", "run_chart_data", "run_chart_id"]
