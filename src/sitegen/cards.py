@@ -173,11 +173,9 @@ def _plot(
 ) -> None:
     """The small frontier: its mark, each series' line (`lines`: raster.strokes of the
     frame's), the legend."""
-    x0, y0, x1, _ = PLOT
+    x0, y0, x1, y1 = PLOT
     if frame.mark_x is not None:
-        canvas.blend(
-            *raster.vertical_dashes(frame.mark_x, 2, y0, PLOT[3], 6), palette().blend(MUTED)
-        )
+        canvas.blend(*raster.vertical_dashes(frame.mark_x, 2, y0, y1, 6), palette().blend(MUTED))
     for i, line in enumerate(lines):
         canvas.blend(*line, palette().blend(SERIES[i % len(SERIES)]))
     legend = [(s.label, SERIES[i % len(SERIES)]) for i, (s, _) in enumerate(drawn) if s.label]
@@ -227,6 +225,8 @@ def _card(
     frame: _Frame | None,
     lines: Sequence[tuple],
 ) -> bytes:
+    """The card drawn and encoded: `drawn` its series (_drawn), `frame` where its frontier
+    goes (None: it has none), `lines` the strokes of the frame's lines."""
     size = _title_size(card.title)
     with _drawing:
         canvas = _canvas()
