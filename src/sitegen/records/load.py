@@ -399,11 +399,14 @@ def _same_configs(runs: list[Run], table: ConfigTable) -> dict[tuple, list[tuple
     identity = operator.attrgetter(*IDENTITY)  # text and a date: equal exactly when their
     by_identity: dict[tuple, list[SweepRun]] = defaultdict(list)  # str() are, as below
     for r in runs:
-        if isinstance(r, SweepRun) and len(r.configs):
+        if isinstance(r, SweepRun):
             by_identity[identity(r)].append(r)
-    shared = {
-        id(r) for group in by_identity.values() if len({r.path for r in group}) > 1 for r in group
-    }
+    shared: set[int] = set()
+    for group in by_identity.values():
+        if len(group) > 1:  # most identities are one run's: no set of paths made for them
+            measured = [r for r in group if len(r.configs)]
+            if len({r.path for r in measured}) > 1:
+                shared.update(map(id, measured))
     sweeps = [r for r in runs if id(r) in shared]  # in file order, as the runs are
     if not sweeps:
         return {}
