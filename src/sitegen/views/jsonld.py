@@ -37,9 +37,9 @@ def faq_jsonld(entries: list[faq.Entry]) -> Markup:
 
 def breadcrumbs(base_url: str, trail: list[tuple[str, str]]) -> Markup:
     """BreadcrumbList from the overview down to a page: `trail` is (name, route) below the
-    overview, the page itself last. Every item has an absolute URL. The text is
-    json_for_html(..., indent=1)'s of the list (tests/test_jsonld.py), written from a
-    template: every page but the overview has one."""
+    overview, the page itself last. Every item has an absolute URL. Written from a template
+    (every page but the overview has one): the text json_for_html(data, indent=1) writes of
+    the list (tests/test_jsonld.py)."""
     items = [("Leaderboard", ""), *trail]
     crumbs = ",\n".join(
         [
