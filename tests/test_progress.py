@@ -200,16 +200,18 @@ def test_a_build_reports_its_phases_and_every_page(make_site, tmp_path) -> None:
     result = build(make_site(), tmp_path / "out", progress=recorder)
     pages = result.pages
     assert pages == len(list((tmp_path / "out").rglob("*.html")))
-    drawn = recorder.phases[2][1]
+    cards = len(list((tmp_path / "out").rglob("social.png")))
+    drawn = recorder.phases[3][1]
     assert recorder.phases == [
         ("load", 0),
         ("compute", 0),
+        ("cards", cards),
         ("charts", drawn),
         ("render", pages),
         ("write", 0),
     ]
-    assert drawn >= 1  # the site has a pair page with a frontier chart
-    assert recorder.steps == {"charts": drawn, "render": pages}
+    assert cards >= 1 and drawn >= 1  # the site has a pair page, its card and its chart
+    assert recorder.steps == {"cards": cards, "charts": drawn, "render": pages}
 
 
 def test_sitegen_build_says_how_long_it_took(make_site, tmp_path) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import math
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -203,9 +203,10 @@ BATCH = 64  # cards whose lines are measured together (a card's own are a few sm
 # calls: their count, not their pixels, was most of the cost)
 
 
-def card_pngs(cards: Sequence[Card]) -> list[bytes]:
+def card_pngs(cards: Sequence[Card], step: Callable[[], object] = lambda: None) -> list[bytes]:
     """card_png of each card: the lines of BATCH of them measured in one raster.strokes call
-    (each line as if drawn alone), then each card drawn and encoded."""
+    (each line as if drawn alone), then each card drawn and encoded (`step` called after
+    each)."""
     out: list[bytes] = []
     for start in range(0, len(cards), BATCH):
         batch = cards[start : start + BATCH]
@@ -216,6 +217,7 @@ def card_pngs(cards: Sequence[Card]) -> list[bytes]:
         for card, d, frame in zip(batch, drawn, frames, strict=True):
             own = [next(strokes) for _ in frame.lines] if frame is not None else []
             out.append(_card(card, d, frame, own))
+            step()
     return out
 
 

@@ -108,7 +108,7 @@ class Maker:
         made.copy_problems.extend(self.src.problems.items[before:])
         if made.copy_problems:
             return made
-        built = _cards_drawn(built)
+        built = _cards_drawn(built, progress)
         pages = [page for _, job_pages, _ in built for page in job_pages]
         charts = [chart for page in pages for chart in page.charts]
         progress.phase("charts", len(charts))
@@ -134,13 +134,16 @@ class Maker:
         return made
 
 
-def _cards_drawn(built: list[tuple[Job, list[Page], list]]) -> list[tuple[Job, list[Page], list]]:
+def _cards_drawn(
+    built: list[tuple[Job, list[Page], list]], progress: Progress
+) -> list[tuple[Job, list[Page], list]]:
     """`built` with every card its jobs' files hold drawn, all of them together
-    (cards.card_pngs)."""
+    (cards.card_pngs), a step each."""
     cards_of = [f.text for _, _, files in built for f in files if isinstance(f.text, cards.Card)]
     if not cards_of:
         return built
-    drawn = iter(cards.card_pngs(cards_of))
+    progress.phase("cards", len(cards_of))
+    drawn = iter(cards.card_pngs(cards_of, progress.step))
     return [
         (
             job,

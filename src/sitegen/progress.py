@@ -1,4 +1,4 @@
-"""How far a build is: phases (load, compute, charts, render, write) and pages done of all.
+"""How far a build is: phases (load, compute, make or cards, charts, render; write) and steps done.
 
 `Progress` is quiet and only keeps the time (library use, tests, CI); `ProgressBar` draws one
 line on a terminal once the build has run for two seconds. `for_terminal()` picks one; both
