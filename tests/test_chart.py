@@ -556,3 +556,27 @@ def test_markers_are_each_points_marker(shape, points):
 
     xs, ys = [x for x, _ in points], [y for _, y in points]
     assert markers(shape, xs, ys, 4.0) == [marker(shape, x, y, 4.0) for x, y in points]
+
+
+_FINITE = st.floats(min_value=-1e6, max_value=1e6, allow_nan=False)
+
+
+@given(
+    st.floats(min_value=0.1, max_value=1e4),
+    st.floats(min_value=0.01, max_value=1e4),
+    _FINITE,
+    _FINITE,
+    _FINITE,
+    _FINITE,
+    st.lists(st.floats(min_value=0, max_value=1), min_size=1, max_size=5),
+)
+def test_a_drawn_curve_has_the_value_the_ladder_reads(x0, width, y0, y1, m0, m1, at):
+    """hermite_cuts writes out frontier.hermite_value's operations for speed: the values it
+    gives are that function's to the last bit."""
+    from sitegen.charts.paths import hermite_cuts
+
+    x1 = x0 + width
+    xs = [x0 + a * width for a in at]
+    cuts = hermite_cuts(x0, x1, y0, y1, m0, m1, xs)
+    assert [c[0] for c in cuts] == xs
+    assert [c[1] for c in cuts] == [frontier.hermite_value(x0, x1, y0, y1, m0, m1, x) for x in xs]

@@ -20,19 +20,13 @@ from .svg import Scale, coords, num
 LOG_PIECE = 0.05  # on a log axis, at most this many decades per drawn piece
 
 
-def hermite(
-    x0: float, x1: float, y0: float, y1: float, m0: float, m1: float, x: float
-) -> tuple[float, float]:
-    """The cubic Hermite through (x0, y0) and (x1, y1) with slopes m0, m1: value and slope at x."""
-    ((_, value, slope),) = hermite_cuts(x0, x1, y0, y1, m0, m1, (x,))
-    return value, slope
-
-
 def hermite_cuts(
     x0: float, x1: float, y0: float, y1: float, m0: float, m1: float, xs: Sequence[float]
 ) -> list[tuple[float, float, float]]:
-    """(x, value, slope) of the cubic Hermite of hermite() at each of `xs`: one piece's cuts
-    in one loop (a chart's curves have some 20 cuts each)."""
+    """(x, value, slope) at each of `xs` of the cubic Hermite through (x0, y0) and (x1, y1)
+    with slopes m0, m1: one piece's cuts in one loop (a chart's curves have some 20 cuts
+    each). The value by frontier.hermite_value's operations in its order, written out here
+    (a call a cut cost 6 us a curve): the line drawn is the one the ladder reads (a test)."""
     h = x1 - x0
     out = []
     for x in xs:
@@ -151,4 +145,4 @@ def curve_path(
     return _smooth(pts, start, end, x, y)
 
 
-__all__ = ["curve_path", "hermite"]
+__all__ = ["curve_path", "hermite_cuts"]
