@@ -23,7 +23,7 @@ from .layout import SiteLayout
 from .quickfiles import QuickSiteFiles
 from .records.problems import Problems
 from .render import theme_dir
-from .sitefiles import suffix_of
+from .sitefiles import run_suffixed
 
 LIBRARIES = (
     *("jinja2", "markupsafe", "markdown-it-py", "pyyaml", "numpy", "pandas", "pyarrow"),
@@ -169,10 +169,7 @@ def scan_inputs(
 def _run_file(name: str) -> bool:
     """A file under data/runs/ of a run file's suffix: one the loader reads (or passes by, in
     a hidden folder)."""
-    file_name = name.rpartition("/")[2]
-    return name.startswith(SiteLayout.RUNS_PREFIX) and (
-        suffix_of(file_name).lower() in SiteLayout.RUN_SUFFIXES
-    )
+    return name.startswith(SiteLayout.RUNS_PREFIX) and run_suffixed(name.rpartition("/")[2])
 
 
 def _combined(

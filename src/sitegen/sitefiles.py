@@ -32,6 +32,12 @@ def suffix_of(name: str) -> str:
     return name[i:] if 0 < i < len(name) - 1 else ""
 
 
+def run_suffixed(name: str) -> bool:
+    """Whether a file name has a run file's suffix, in any case (the walk of data/runs/ tells
+    of one not in lowercase)."""
+    return suffix_of(name).lower() in SiteLayout.RUN_SUFFIXES
+
+
 def _inside(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 

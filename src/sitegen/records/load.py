@@ -125,7 +125,7 @@ def _hidden(name: str) -> bool:
 def _wanted_run(name: str) -> bool:
     """A file name the walk of data/runs/ lists: not hidden, of a run file's suffix in any
     case (run_files tells of one not in lowercase)."""
-    return not _hidden(name) and sitefiles.suffix_of(name).lower() in SiteLayout.RUN_SUFFIXES
+    return not _hidden(name) and sitefiles.run_suffixed(name)
 
 
 def run_files(
