@@ -101,6 +101,16 @@ def frontier_chart_data(
     )
 
 
+def point_attrs(points: list[dict], prefix: str = "") -> list[str]:
+    """Each point's hit area's data: its figures unrounded, after `prefix` (a series')."""
+    return [
+        f'{prefix}data-interactivity="{p["interactivity"]!r}" '
+        f'data-throughput-per-gpu="{p["throughput_per_gpu"]!r}" '
+        f'data-concurrency="{p["concurrency"]}"'
+        for p in points
+    ]
+
+
 def curve_label(curve: dict) -> str:
     return f"{engine_name(curve['engine'])} {precision_name(curve['precision'])}"
 
@@ -277,11 +287,7 @@ def draw_frontier(data: dict) -> str:
         for shape, at in zip(shapes, xy, strict=True):
             # points the frontier dominates are drawn hollow
             (filled if at in on_frontier else hollow).append(shape)
-        attrs = [
-            f'{series} data-interactivity="{a!r}" '
-            f'data-throughput-per-gpu="{b!r}" data-concurrency="{p["concurrency"]}"'
-            for p, (a, b) in zip(drawn, xy, strict=True)
-        ]
+        attrs = point_attrs(drawn, series + " ")
         lines = [tip_lines(label, p) for p in drawn]
         points += tipped_points(shapes, attrs, pxs, pys, lines, TIP_BOX)
         out += markers(series_attrs(i, style), style.colour, hollow, filled)

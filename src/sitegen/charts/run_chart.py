@@ -27,6 +27,7 @@ from .frontier_chart import (
     chart_data,
     curve_label,
     draw_plot,
+    point_attrs,
     tip_lines,
 )
 from .svg import markers
@@ -132,14 +133,8 @@ def _hit_areas(
 ) -> list[str]:
     """Each point's hit area with its tip (tips.point_with_tip, as the other charts write it),
     the tips placed in one go (tips.tipped_points)."""
-    attrs = [
-        f'data-interactivity="{p["interactivity"]!r}" '
-        f'data-throughput-per-gpu="{p["throughput_per_gpu"]!r}" '
-        f'data-concurrency="{p["concurrency"]}"'
-        for p in points
-    ]
     lines = [tip_lines(label, p, p["figures"]) for p in points]
-    return tipped_points(shapes, attrs, xs, ys, lines, TIP_BOX)
+    return tipped_points(shapes, point_attrs(points), xs, ys, lines, TIP_BOX)
 
 
 __all__ = ["draw_run", "run_chart_data", "run_chart_id"]
