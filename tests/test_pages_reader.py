@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from html import unescape
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -11,6 +12,7 @@ import pytest
 
 from conftest import html_text
 from sitegen.build import render_site
+from sitegen.render import theme_dir
 
 KIMI = "models/kimi-k3.1-pro/mi355x/"
 DEEPSEEK = "models/deepseek-v4-pro/b200/"
@@ -98,7 +100,7 @@ def test_every_page_can_be_shared_with_title_description_and_address(pages):
         # pages with a link-preview card (docs/pages.md) say so; the others are small cards
         card = "summary_large_image" if meta.get("og:image") else "summary"
         assert meta.get("twitter:card") == card, name
-        title = re.search(r"<title>(.*?)</title>", html).group(1)
+        title = unescape(re.search(r"<title>(.*?)</title>", html).group(1))
         assert title.endswith("LLM Inference Leaderboard") and title.count("·") <= 1, (name, title)
         if name == "404.html":
             assert "og:url" not in meta  # no canonical address to share
@@ -214,14 +216,24 @@ def test_heat_cells_keep_their_numbers_readable(pages):
 
 def test_dates_do_not_break_at_their_hyphens(pages):
     assert (
-        '<span class="nowrap">2026-11-05</span> → <span class="nowrap">2026-11-05</span>'
+        '<span class="nowrap">2026-11-05</span> &rarr; <span class="nowrap">2026-11-05</span>'
         in (pages[KIMI + "index.html"])
     )
 
 
 def test_browse_links_are_told_apart(pages):
     browse = re.search(r'<section class="browse">(.*?)</section>', pages["index.html"], re.S)
-    assert "</a> · <a" in browse.group(1)
+    assert "</a> &middot; <a" in browse.group(1)
+
+
+def test_pages_are_ascii_where_their_data_is(pages):
+    # the theme writes its own signs as entities (&middot;, &rsaquo;, &rarr;): a page whose data
+    # is ASCII is then an ASCII string, which Jinja joins and encodes as fast as bytes, where a
+    # single "›" would make every page two bytes a character (docs/performance.md)
+    for template in theme_dir().rglob("*.html"):
+        text = template.read_text(encoding="utf-8")
+        assert text.isascii(), (template.name, sorted({c for c in text if not c.isascii()}))
+    assert all(html.isascii() for html in pages.values())
 
 
 def test_one_phrase_row_labels_do_not_wrap(files):
