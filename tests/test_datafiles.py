@@ -243,6 +243,7 @@ def test_a_pairs_page_and_data_json_share_one_reading_of_its_points(flagship_fil
     """pair_outputs reads each curve's points once, for the chart, its table and data.json
     alike: what each shows is what reading them afresh for it gives."""
     from sitegen.charts import frontier_chart_data
+    from sitegen.charts.frontier_chart import point_figures
     from sitegen.charts.series import strongest
     from sitegen.content import load_content
     from sitegen.datafiles import pair_json, to_json
@@ -278,6 +279,6 @@ def test_a_pairs_page_and_data_json_share_one_reading_of_its_points(flagship_fil
     for s, chart in zip(summaries, charts, strict=True):
         for listed, drawn in zip(parsed[s.workload]["curves"], chart["curves"], strict=True):
             assert [
-                dict(p, parallelism=q["parallelism"], date=q["date"])
+                dict(p, parallelism=q["parallelism"], date=q["date"], figures=point_figures(p))
                 for p, q in zip(listed["points"], drawn["points"], strict=True)
             ] == drawn["points"]

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from markupsafe import Markup
 
 from conftest import REPO
+from sitegen.charts.frontier_chart import point_figures
 from sitegen.content import load_content
 from sitegen.display import dollars, latency, rate, ratio, tokens
 from sitegen.htmlrows import escaped, html
@@ -46,7 +47,8 @@ POINT_ROWS_LOOP = """{% for p in rows %}
 
 
 def _point(run: str, concurrency: int, parallelism: str, x: float, y: float) -> dict:
-    return {
+    """A point as frontier_chart_data gives it, its figures written as its tip writes them."""
+    point = {
         "interactivity": x,
         "throughput_per_gpu": y,
         "concurrency": concurrency,
@@ -58,6 +60,7 @@ def _point(run: str, concurrency: int, parallelism: str, x: float, y: float) -> 
         "parallelism": parallelism,
         "date": "2026-05-27",
     }
+    return dict(point, figures=point_figures(point))
 
 
 def test_the_pair_pages_point_rows_are_the_templates_loop():

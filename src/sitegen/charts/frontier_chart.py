@@ -79,7 +79,7 @@ def frontier_chart_data(
             "precision": c.precision,
             "frontier": [[p.interactivity, p.throughput_per_gpu] for p in c.frontier],
             "points": [
-                dict(p, parallelism=label, date=date)
+                dict(p, parallelism=label, date=date, figures=point_figures(p))
                 for p, label, date in zip(
                     curve_points,
                     parallelism_labels(site.table, c.point_rows),
@@ -115,17 +115,21 @@ def curve_label(curve: dict) -> str:
     return f"{engine_name(curve['engine'])} {precision_name(curve['precision'])}"
 
 
+def point_figures(p: dict) -> tuple[str, str, str, str]:
+    """A point's tokens/s per GPU, tokens/s per user, TTFT and TPOT as text: what its tip says
+    and the chart's points table shows, written once for both."""
+    return (
+        tokens(p["throughput_per_gpu"]),
+        rate(p["interactivity"]),
+        latency(p["ttft_ms"]),
+        latency(p["tpot_ms"]),
+    )
+
+
 def tip_lines(label: str, p: dict, figures: Sequence[str] | None = None) -> list[str]:
-    """What the tooltip of point `p` of the curve named `label` says. `figures`: its tokens/s
-    per GPU, tokens/s per user, TTFT and TPOT as text, where the caller has them."""
-    if figures is None:
-        figures = (
-            tokens(p["throughput_per_gpu"]),
-            rate(p["interactivity"]),
-            latency(p["ttft_ms"]),
-            latency(p["tpot_ms"]),
-        )
-    throughput, interactivity, ttft, tpot = figures
+    """What the tooltip of point `p` of the curve named `label` says. `figures`: its
+    point_figures, where the caller has them."""
+    throughput, interactivity, ttft, tpot = point_figures(p) if figures is None else figures
     gpus = f"{p['gpus']} GPU{'s' if p['gpus'] != 1 else ''}"
     return [
         f"{label}, concurrency {p['concurrency']}",
@@ -288,7 +292,7 @@ def draw_frontier(data: dict) -> str:
             # points the frontier dominates are drawn hollow
             (filled if at in on_frontier else hollow).append(shape)
         attrs = point_attrs(drawn, series + " ")
-        lines = [tip_lines(label, p) for p in drawn]
+        lines = [tip_lines(label, p, p.get("figures")) for p in drawn]
         points += tipped_points(shapes, attrs, pxs, pys, lines, TIP_BOX)
         out += markers(series_attrs(i, style), style.colour, hollow, filled)
     out.append('<g class="points" fill="transparent">')

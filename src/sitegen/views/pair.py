@@ -14,7 +14,7 @@ from ..charts.series import strongest
 from ..content import CopyError, faq_applies, fill, render_copy
 from ..credits import Credit, credits_for
 from ..datafiles import curve_points, pair_json, pair_route, rung_json, to_json
-from ..display import dollars, engine_name, latency, percent, precision_name, rate, tokens
+from ..display import dollars, engine_name, percent, precision_name, rate, tokens
 from ..htmlrows import engine_precision, escaped
 from ..records import MatrixRun, Run
 from ..render import relative
@@ -90,13 +90,12 @@ def point_rows(chart_data: dict, page_route: str) -> Markup:
             if run not in links:
                 href = escaped(relative(page_route, run_route(run[0])))
                 links[run] = f'<td><a href="{href}">Run of {escaped(run[1])}</a></td></tr>'
+            throughput, interactivity, ttft, tpot = p["figures"]  # as the chart's tips say them
             rows.append(
                 f'        <tr><th scope="row">{curve}</th><td class="num">{p["concurrency"]}</td>'
                 f'<td>{escaped(p["parallelism"])}</td><td class="num">{p["gpus"]}</td>'
-                f'<td class="num">{rate(p["interactivity"])}</td>'
-                f'<td class="num">{tokens(p["throughput_per_gpu"])}</td>'
-                f'<td class="num">{latency(p["ttft_ms"])}</td>'
-                f'<td class="num">{latency(p["tpot_ms"])}</td>{links[run]}'
+                f'<td class="num">{interactivity}</td><td class="num">{throughput}</td>'
+                f'<td class="num">{ttft}</td><td class="num">{tpot}</td>{links[run]}'
             )
     return Markup("\n".join(rows))
 
