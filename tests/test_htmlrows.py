@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 import pytest
@@ -14,11 +15,12 @@ from sitegen.charts.frontier_chart import point_figures
 from sitegen.content import load_content
 from sitegen.display import dollars, latency, rate, ratio, tokens
 from sitegen.htmlrows import escaped, html
-from sitegen.records import Problems, load_site
+from sitegen.records import Gpu, Problems, load_site
 from sitegen.render import environment
 from sitegen.tables import summarise
 from sitegen.views import Keys, Sources, compare_route, plan_jobs
 from sitegen.views.model import envelope_rows, grid, winners
+from sitegen.views.overview import board_rows_html
 from sitegen.views.pair import point_rows
 
 
@@ -188,3 +190,49 @@ def test_html_formats_as_markup_does(values):
     template = "{} <strong>then</strong> {}."
     assert html(template, *values) == Markup(template).format(*values)
     assert isinstance(html(template, *values), Markup)
+
+
+@pytest.fixture(scope="module", params=["arena", "flagship"])
+def overview(request):
+    """A site's Sources and its overview page."""
+    root = request.getfixturevalue("arena" if request.param == "arena" else "flagship_files")[0]
+    site, _ = load_site(root)
+    content = load_content(root, site.models, site.gpus, Problems(), {r.id for r in site.runs})
+    src = Sources(site, summarise(site), content)
+    jobs = plan_jobs(src, Keys(src, environment(root), sorted(content.pages)))
+    (page,) = next(j for j in jobs if j.name == "overview").make(src)[0]
+    return src, page
+
+
+def test_the_overviews_board_rows_are_the_templates_loop(overview):
+    src, page = overview
+    boards = [b for s in page.view.sections for b in s.boards]
+    assert boards
+    for board in boards:
+        expected = _loop("board", page, board=board, tier=src.tier)
+        assert _printed(board.rows_html) == expected, board.model.slug
+
+
+def test_board_rows_without_price_power_or_reach_are_the_templates_loop(overview):
+    src, page = overview
+    board = page.view.sections[0].boards[0]
+    first = board.rows[0]
+    head = first.headline
+    gpu = Gpu("g-x", 'GPU <b> & "co"', "Vendor")
+    rows = [
+        dataclasses.replace(first, gpu=gpu, headline=dataclasses.replace(head, energy=None)),
+        dataclasses.replace(
+            first, index=7, headline=dataclasses.replace(head, cost_per_million_tokens=None)
+        ),
+        dataclasses.replace(
+            first,
+            index=8,
+            rank=None,
+            headline=dataclasses.replace(head, throughput_per_gpu=None, engine=None),
+        ),
+    ]
+    made = dataclasses.replace(board, rows=tuple(rows), rows_html=board_rows_html(rows, src.tier))
+    expected = _loop("board", page, board=made, tier=src.tier)
+    assert _printed(made.rows_html) == expected
+    for seen in ("no power known", "no price", "not reached", "&lt;b&gt; &amp; &#34;co&#34;"):
+        assert seen in expected
