@@ -4,9 +4,10 @@ microsecond each, and a pair page's table of chart points has over a thousand of
 
 So the rows of the big tables are written by their views: a pair page's chart points, history
 and runs, a comparison's targets, a model page's GPU x target grid, winners and envelope
-points. A table written here is written only here (its template prints the rows whole, on a
-line of its own); `escaped` puts a value in it as the templates' autoescape does, character for
-character. tests/test_htmlrows.py checks each against the template loop it replaced.
+points, the overview's boards. A table written here is written only here (its template prints
+the rows whole, on a line of its own); `escaped` puts a value in it as the templates'
+autoescape does, character for character. tests/test_htmlrows.py checks each against the
+template loop it replaced.
 """
 
 from __future__ import annotations
