@@ -12,9 +12,14 @@ template loop it replaced.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from markupsafe import Markup, escape
 
-from .display import engine_name, precision_name
+from .display import engine_name, joules, millions, power_source, precision_name
+
+if TYPE_CHECKING:
+    from .energy import Energy
 
 _SPECIAL = ("&", "<", ">", '"', "'")  # what markupsafe.escape replaces
 
@@ -39,6 +44,20 @@ def engine_precision(engine: str | None, precision: str | None) -> str:
     return f"{escaped(engine_name(engine))} {escaped(precision_name(precision))}"
 
 
+def energy_cell(power: Energy | None, reached: bool) -> Markup:
+    """The energy cell of a ladder's rung or an overview board's row (the theme's macro
+    `energy_cell` in _ladder.html prints this): its figures, or why it has none."""
+    if not reached:
+        return Markup('<td class="num energy">-</td>')
+    if power is None:
+        return Markup('<td class="num energy"><span class="reason">no power known</span></td>')
+    return Markup(
+        f'<td class="num energy">{joules(power.joules_per_token)}<br>'
+        f'<span class="engine">{millions(power.tokens_per_kwh)} tokens/kWh, '
+        f"{power_source(power.power)}</span></td>"
+    )
+
+
 def html(template: str, *values: object) -> Markup:
     """Markup(template).format(*values), without markupsafe's formatter (a Python loop per
     field): each value escaped, markup (a drawn chart, a sentence made here) as it is; `{}`
@@ -47,4 +66,4 @@ def html(template: str, *values: object) -> Markup:
     return Markup(template.format(*shown))
 
 
-__all__ = ["engine_precision", "escaped", "html"]
+__all__ = ["energy_cell", "engine_precision", "escaped", "html"]

@@ -14,6 +14,7 @@ from markupsafe import Markup
 
 from .display import FILTERS
 from .gcpause import paused
+from .htmlrows import energy_cell
 from .jsonhtml import json_for_html
 from .layout import SiteLayout
 from .records import Problem, Problems
@@ -115,6 +116,7 @@ def _environment(dirs: tuple[str, ...], _files: tuple[str, ...]) -> jinja2.Envir
     env.filters.update(FILTERS)
     env.filters["tojson"] = json_for_html  # the one way JSON goes into HTML
     env.globals["url"] = _url
+    env.globals["energy_cell_html"] = energy_cell  # _ladder.html's energy_cell macro
     return env
 
 

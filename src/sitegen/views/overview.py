@@ -25,7 +25,7 @@ from ..datafiles import (
     leaderboard_row,
     pair_route,
 )
-from ..htmlrows import escaped
+from ..htmlrows import energy_cell, escaped
 from ..records import Gpu, Model, Site, Workload
 from ..render import relative
 from ..tables import LadderRow, rung_targets
@@ -223,17 +223,7 @@ def _sections(src: Sources, texts: dict[int, BriefText]) -> tuple[list[WorkloadB
     return sections, data
 
 
-def energy_cell(power: energy.Energy | None, reached: bool) -> str:
-    """A board row's energy cell, as _ladder.html's energy_cell macro prints it."""
-    if not reached:
-        return '<td class="num energy">-</td>'
-    if power is None:
-        return '<td class="num energy"><span class="reason">no power known</span></td>'
-    return (
-        f'<td class="num energy">{display.joules(power.joules_per_token)}<br>'
-        f'<span class="engine">{display.millions(power.tokens_per_kwh)} tokens/kWh, '
-        f"{display.power_source(power.power)}</span></td>"
-    )
+NO_PRICE = '<span class="reason">no price</span>'
 
 
 def board_rows_html(rows: list[BoardRow], tier: str) -> Markup:
@@ -266,9 +256,6 @@ def board_rows_html(rows: list[BoardRow], tier: str) -> Markup:
             "    </tr>"
         )
     return Markup("\n".join(out))
-
-
-NO_PRICE = '<span class="reason">no price</span>'
 
 
 def _choices(values: set[str], label: Any) -> list[Choice]:
