@@ -35,6 +35,7 @@ _JSON = json.JSONEncoder(
 # what orjson writes otherwise than json: dataclasses and datetimes as json's default (str)
 _AS_JSON_DOES = orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_DATETIME
 _DIGITS = frozenset(b"0123456789")
+_IN_A_NUMBER = _DIGITS | {ord(".")}
 
 
 def _maybe_small(raw: bytes) -> bool:
@@ -49,7 +50,7 @@ def _maybe_small(raw: bytes) -> bool:
         at = raw.find(b"e-", at + 2)
     at = raw.find(b"0.0000")
     while at != -1:
-        if at == 0 or (raw[at - 1] not in _DIGITS and raw[at - 1] != 46):  # 46: "."
+        if at == 0 or raw[at - 1] not in _IN_A_NUMBER:
             return True
         at = raw.find(b"0.0000", at + 6)
     return False
