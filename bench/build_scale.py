@@ -18,11 +18,11 @@ from pathlib import Path
 
 from scale import Shape, generate  # bench/scale.py: the sites of issue 8, at any size
 
+from sitegen.calc.tables import summarise
 from sitegen.charts import ChartCache, draw_charts
-from sitegen.content import load_content
 from sitegen.records import load_site
-from sitegen.render import environment, render_page
-from sitegen.tables import summarise
+from sitegen.render.content import load_content
+from sitegen.render.environment import environment, render_page
 from sitegen.views import plan_site
 
 
@@ -53,7 +53,7 @@ def phases(root: Path) -> dict[str, float]:
 
 def peak_memory_mib(root: Path) -> float:
     """Peak traced Python memory of one whole in-memory build (render_site)."""
-    from sitegen.build import render_site
+    from sitegen.pipeline.build import render_site
 
     tracemalloc.start()
     try:

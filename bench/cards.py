@@ -18,10 +18,11 @@ import statistics
 import time
 from pathlib import Path
 
-from sitegen import cards, pngwrite
-from sitegen.content import load_content
+from sitegen.calc.tables import summarise
+from sitegen.cards import card as cards
+from sitegen.cards import pngwrite
 from sitegen.records import load_site
-from sitegen.tables import summarise
+from sitegen.render.content import load_content
 from sitegen.views import Sources
 from sitegen.views.compare import compared
 from sitegen.views.social import compare_card, model_card, pair_card

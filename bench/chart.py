@@ -18,14 +18,14 @@ import tempfile
 import time
 from pathlib import Path
 
-from sitegen.build import render_site
+from sitegen.calc.standings import envelope_of
+from sitegen.calc.tables import summarise
 from sitegen.charts import ChartCache, draw_frontier, draw_history, frontier_chart_data
 from sitegen.charts.history_chart import history_chart_data, history_rows
 from sitegen.charts.series import strongest
 from sitegen.layout import SiteLayout
+from sitegen.pipeline.build import render_site
 from sitegen.records import load_site
-from sitegen.standings import envelope_of
-from sitegen.tables import summarise
 
 REPEAT = 200
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import io
 import timeit
 
-from sitegen.progress import Progress, ProgressBar
+from sitegen.pipeline.progress import Progress, ProgressBar
 
 CALLS = 1_000_000
 

@@ -28,8 +28,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from sitegen.build import build, render_site
 from sitegen.layout import SiteLayout
+from sitegen.pipeline.build import build, render_site
 from sitegen.serve import BuildReport, Preview
 
 REPO = Path(__file__).resolve().parents[1]

@@ -89,7 +89,7 @@ SiteMaker = Callable[..., Path]
 def user_cache_folder(tmp_path_factory) -> Iterator[Path]:
     """The key that signs a build's cache (cachetrust) is kept in a folder of the test
     session, not in the home folder of whoever runs the tests."""
-    from sitegen import cachetrust
+    from sitegen.cache import trust as cachetrust
 
     folder = tmp_path_factory.mktemp("xdg-cache")
     before = os.environ.get("XDG_CACHE_HOME")
@@ -175,7 +175,7 @@ def flagship(tmp_path: Path) -> Path:
 @pytest.fixture(scope="session")
 def flagship_files(tmp_path_factory) -> tuple[Path, dict[str, bytes]]:
     """The flagship built once in memory: its folder and output path -> bytes. Read only."""
-    from sitegen.build import render_site
+    from sitegen.pipeline.build import render_site
 
     root = copy_flagship(tmp_path_factory.mktemp("flagship") / "site")
     files, _ = render_site(root)
@@ -363,7 +363,7 @@ def arena_runs() -> dict[str, dict]:
 @pytest.fixture(scope="session")
 def arena(tmp_path_factory) -> tuple[Path, dict[str, bytes]]:
     """A site of one model on three GPUs, built once in memory. Read only."""
-    from sitegen.build import render_site
+    from sitegen.pipeline.build import render_site
 
     root = tmp_path_factory.mktemp("arena") / "site"
     files = {

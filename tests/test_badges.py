@@ -8,7 +8,7 @@ import re
 import xml.etree.ElementTree as ET
 
 from conftest import SITE_CONFIG
-from sitegen.badges import badge_markdown, badge_svg, badge_value
+from sitegen.cards.badges import badge_markdown, badge_svg, badge_value
 
 SVG = "{http://www.w3.org/2000/svg}"
 BASE = SITE_CONFIG["base_url"]

@@ -9,14 +9,14 @@ from pathlib import Path
 import yaml
 
 from conftest import config, sweep
-from sitegen import summaries as summaries_module
-from sitegen.briefs import FILE, BriefCache, brief_of, from_json, to_json
-from sitegen.build import build, render_site
+from sitegen.calc import summaries as summaries_module
+from sitegen.calc.briefs import FILE, BriefCache, brief_of, from_json, to_json
+from sitegen.calc.summaries import Summaries
+from sitegen.calc.tables import summarise
+from sitegen.pipeline.build import build, render_site
 from sitegen.records import load_site
 from sitegen.serve.rebuild import Rebuilder
 from sitegen.serve.state import SiteState
-from sitegen.summaries import Summaries
-from sitegen.tables import summarise
 
 RUNS = {
     "lab/a.yaml": sweep(),

@@ -11,8 +11,8 @@ import pytest
 from click.testing import CliRunner
 
 from conftest import config, html_tables, html_text, sweep
-from sitegen.build import build
 from sitegen.cli import main
+from sitegen.pipeline.build import build
 from sitegen.records import SiteError
 
 PAIR = "models/kimi-k3.1-pro/mi355x/"

@@ -6,7 +6,7 @@ import os
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sitegen.cachefile import prune, read_signed, write_atomic, write_signed
+from sitegen.cache.files import prune, read_signed, write_atomic, write_signed
 
 
 def test_a_file_is_written_whole_and_its_folder_made(tmp_path):

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from sitegen import cachetrust
-from sitegen.build import build
-from sitegen.manifest import Manifest
+from sitegen.cache import trust as cachetrust
+from sitegen.cache.manifest import Manifest
+from sitegen.pipeline.build import build
 
 
 @pytest.fixture

@@ -15,9 +15,10 @@ import yaml
 from PIL import Image
 
 from conftest import SITE_CONFIG, sweep
-from sitegen import cards, glyphs, raster
-from sitegen.build import render_site
-from sitegen.cards import HEIGHT, WIDTH, Card, Series, card_png
+from sitegen.cards import card as cards
+from sitegen.cards import glyphs, raster
+from sitegen.cards.card import HEIGHT, WIDTH, Card, Series, card_png
+from sitegen.pipeline.build import render_site
 from sitegen.records import SiteError
 
 BASE = SITE_CONFIG["base_url"]
@@ -220,7 +221,7 @@ def test_cards_drawn_together_are_the_bytes_of_each_drawn_alone(monkeypatch):
     with a frontier or without, one series or several, is the PNG card_png makes of it."""
     import dataclasses
 
-    from sitegen import cards
+    from sitegen.cards import card as cards
 
     several = [
         PLOTTED,

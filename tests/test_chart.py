@@ -16,11 +16,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conftest import chart_entries, write_chart_entries
-from sitegen import frontier
-from sitegen.build import render_site
+from sitegen.calc import frontier
 from sitegen.charts import ChartCache, draw_frontier
 from sitegen.charts.cache import chart_key
 from sitegen.charts.svg import nice_ticks
+from sitegen.pipeline.build import render_site
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
 CACHE_FOLDER = ".sitegen-cache/charts"  # where docs/pages.md says the charts are kept

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from sitegen.display import rate, tokens
+from sitegen.render.display import rate, tokens
 
 PAIR = "models/m1/g1/index.html"  # three engine x precision curves, and a history
 COMPARE = "compare/g1-vs-g3/m1/index.html"  # two GPUs' envelopes

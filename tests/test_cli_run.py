@@ -45,7 +45,7 @@ def test_a_build_of_a_few_edited_files_does_not_import_pandas(make_site):
     run = root / "data/runs/lab/run.yaml"
     run.write_text(run.read_text().replace("1000.0", "1001.0", 1))
     code = (
-        "import sys; from sitegen.build import build; r = build(sys.argv[1]);"
+        "import sys; from sitegen.pipeline.build import build; r = build(sys.argv[1]);"
         "print(len(r.made), 'pandas' in sys.modules)"
     )
     env = {**os.environ, "PYTHONPATH": f"{SRC}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}

@@ -14,14 +14,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import config, html_tables, sweep
-from sitegen.build import render_site
+from sitegen.calc.tables import summarise
 from sitegen.charts import ChartCache, draw_envelopes, envelope_chart
-from sitegen.content import Content
-from sitegen.display import ratio, tokens
-from sitegen.making import Maker
+from sitegen.pipeline.build import render_site
+from sitegen.pipeline.making import Maker
 from sitegen.records import load_site
-from sitegen.render import environment
-from sitegen.tables import summarise
+from sitegen.render.content import Content
+from sitegen.render.display import ratio, tokens
+from sitegen.render.environment import environment
 from sitegen.views import Keys, Sources, plan_jobs
 from sitegen.views.compare import compare_outputs_of
 from sitegen.views.social import compare_card

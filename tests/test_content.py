@@ -8,7 +8,7 @@ import re
 import pytest
 
 from conftest import html_text
-from sitegen.build import build
+from sitegen.pipeline.build import build
 from sitegen.records import SiteError
 
 FAQ = "---\nquestion: How fast on {{ gpu.name }}?\norder: 5\n---\n"

@@ -13,9 +13,13 @@ from types import SimpleNamespace
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from sitegen import datafiles
-from sitegen.content import Content
-from sitegen.datafiles import (
+from sitegen.calc.standings import Pairing, pairings
+from sitegen.calc.tables import LadderRow, summarise
+from sitegen.records import Latency, SweepConfig, SweepRun, columnar, load_site
+from sitegen.render.content import Content
+from sitegen.views import Sources, datafiles
+from sitegen.views.compare import compared
+from sitegen.views.datafiles import (
     compare_json,
     compare_text,
     csv_text,
@@ -26,11 +30,6 @@ from sitegen.datafiles import (
     run_json,
     to_json,
 )
-from sitegen.records import Latency, SweepConfig, SweepRun, columnar, load_site
-from sitegen.standings import Pairing, pairings
-from sitegen.tables import LadderRow, summarise
-from sitegen.views import Sources
-from sitegen.views.compare import compared
 
 _JSONISH = st.recursive(
     st.none()
@@ -266,14 +265,14 @@ def test_configs_alike_but_for_a_few_are_written_as_their_dicts_would_be(config,
 def test_a_pairs_page_and_data_json_share_one_reading_of_its_points(flagship_files, monkeypatch):
     """pair_outputs reads each curve's points once, for the chart, its table and data.json
     alike: what each shows is what reading them afresh for it gives."""
+    from sitegen.calc.tables import CurveSummary, summarise
     from sitegen.charts import frontier_chart_data
     from sitegen.charts.frontier_chart import point_figures
     from sitegen.charts.series import strongest
-    from sitegen.content import load_content
-    from sitegen.datafiles import pair_json, to_json
     from sitegen.records import Problems, load_site
-    from sitegen.tables import CurveSummary, summarise
+    from sitegen.render.content import load_content
     from sitegen.views import Sources
+    from sitegen.views.datafiles import pair_json, to_json
     from sitegen.views.pair import pair_outputs
 
     root = flagship_files[0]

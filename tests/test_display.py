@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sitegen.display import (
+from sitegen.render.display import (
     _missing,
     context_tokens,
     dollars,

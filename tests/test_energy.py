@@ -11,9 +11,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conftest import GPUS, MODELS, PRICING, SITE_CONFIG, WORKLOADS, config, html_text, sweep
-from sitegen.build import build
-from sitegen.energy import ALL_IN, MEASURED, all_in, energy, measured, power_at
-from sitegen.frontier import Point, pareto_frontier, value_at
+from sitegen.calc.energy import ALL_IN, MEASURED, all_in, energy, measured, power_at
+from sitegen.calc.frontier import Point, pareto_frontier, value_at
+from sitegen.pipeline.build import build
 
 P = Point
 

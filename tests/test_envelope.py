@@ -8,8 +8,8 @@ import random
 import numpy as np
 import pytest
 
-from sitegen import frontier
-from sitegen.envelope import Envelope, leaders, readings, stretches
+from sitegen.calc import frontier
+from sitegen.calc.envelope import Envelope, leaders, readings, stretches
 
 P = frontier.Point
 

@@ -9,8 +9,8 @@ import xml.etree.ElementTree as ET
 import feedparser
 
 from conftest import SITE_CONFIG, arena_runs
-from sitegen.feeds import ATOM, atom_feed
 from sitegen.records import SweepRun
+from sitegen.views.feeds import ATOM, atom_feed
 
 BASE = SITE_CONFIG["base_url"]
 

@@ -8,10 +8,10 @@ import time
 import pytest
 
 from conftest import sweep
-from sitegen import filedigests
-from sitegen.filedigests import FileDigests, file_digest, stat_key
-from sitegen.fingerprint import site_inputs
+from sitegen.cache import digests as filedigests
+from sitegen.cache.digests import FileDigests, file_digest, stat_key
 from sitegen.records import load_site
+from sitegen.records.fingerprint import site_inputs
 
 
 @pytest.fixture

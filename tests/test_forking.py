@@ -9,8 +9,9 @@ import threading
 
 import pytest
 
-from sitegen import forking, making
-from sitegen.progress import ProgressBar
+from sitegen import forking
+from sitegen.pipeline import making
+from sitegen.pipeline.progress import ProgressBar
 
 FORK = "fork" in multiprocessing.get_all_start_methods()
 

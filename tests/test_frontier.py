@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sitegen.frontier import (
+from sitegen.calc.frontier import (
     Curve,
     Point,
     best_at,

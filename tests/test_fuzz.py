@@ -18,8 +18,8 @@ from hypothesis import HealthCheck, Phase, event, given, settings
 from hypothesis import strategies as st
 
 from conftest import PRICING, SITE_CONFIG, config, sweep
-from sitegen.build import build, render_site
-from sitegen.output import MARKER
+from sitegen.output.staging import MARKER
+from sitegen.pipeline.build import build, render_site
 from sitegen.records import SiteError
 
 

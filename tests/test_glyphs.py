@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sitegen import glyphs
+from sitegen.cards import glyphs
 
 
 def test_printable_drops_control_and_format_characters_and_folds_spaces():

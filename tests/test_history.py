@@ -9,8 +9,8 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from conftest import config, sweep
-from sitegen.build import render_site
-from sitegen.display import percent, tokens
+from sitegen.pipeline.build import render_site
+from sitegen.render.display import percent, tokens
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
 PAGE = "models/m1/g1/index.html"

@@ -11,13 +11,13 @@ from hypothesis import strategies as st
 from markupsafe import Markup
 
 from conftest import REPO
+from sitegen.calc.tables import summarise
 from sitegen.charts.frontier_chart import point_figures
-from sitegen.content import load_content
-from sitegen.display import dollars, latency, rate, ratio, tokens
-from sitegen.htmlrows import escaped, html
 from sitegen.records import Gpu, Problems, load_site
-from sitegen.render import environment
-from sitegen.tables import summarise
+from sitegen.render.content import load_content
+from sitegen.render.display import dollars, latency, rate, ratio, tokens
+from sitegen.render.environment import environment
+from sitegen.render.htmlrows import escaped, html
 from sitegen.views import Keys, Sources, compare_route, plan_jobs
 from sitegen.views.model import envelope_rows, grid, winners
 from sitegen.views.overview import board_rows_html

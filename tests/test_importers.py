@@ -14,11 +14,11 @@ import pytest
 import yaml
 from click.testing import CliRunner, Result
 
-from sitegen.build import build
 from sitegen.cli import main
 from sitegen.importers import FORMATS, detect
 from sitegen.importers.common import read_source, to_date
 from sitegen.importers.writer import render, scalar
+from sitegen.pipeline.build import build
 from sitegen.records import load_site
 
 FIXTURES = Path(__file__).parent / "fixtures" / "importers"

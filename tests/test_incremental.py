@@ -11,12 +11,12 @@ import pytest
 import yaml
 
 from conftest import config, sweep
-from sitegen import output_paths
-from sitegen.build import build
-from sitegen.manifest import Manifest
-from sitegen.output import MARKER
+from sitegen.cache.manifest import Manifest
+from sitegen.layout import theme_dir
+from sitegen.output import paths as output_paths
+from sitegen.output.staging import MARKER
+from sitegen.pipeline.build import build
 from sitegen.records import SiteError
-from sitegen.render import theme_dir
 
 
 def tree(root: Path) -> dict[str, bytes]:

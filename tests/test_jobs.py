@@ -10,9 +10,9 @@ import pytest
 import yaml
 
 from conftest import chart_entries, config, sweep
-from sitegen.build import build
-from sitegen.jobcache import JobCache
-from sitegen.render import theme_dir
+from sitegen.layout import theme_dir
+from sitegen.pipeline.build import build
+from sitegen.pipeline.jobcache import JobCache
 
 RUNS = {
     "lab/a.yaml": sweep(),
@@ -154,19 +154,19 @@ def test_a_removed_run_removes_its_job(make_site, tmp_path):
 
 def on_every_core(monkeypatch) -> list[str]:
     """Make even a small site's jobs in worker processes, two jobs a chunk; the phases seen."""
-    from sitegen import making
-    from sitegen.progress import Progress
+    from sitegen.pipeline import making
+    from sitegen.pipeline.progress import Progress
 
     monkeypatch.setattr(making, "PARALLEL_FROM_JOBS", 1)
     monkeypatch.setattr(making, "CHUNK_JOBS", 2)
-    monkeypatch.setattr("sitegen.outputs.workers_for", lambda jobs: 2)
+    monkeypatch.setattr("sitegen.pipeline.outputs.workers_for", lambda jobs: 2)
     phases: list[str] = []
 
     class Recorder(Progress):
         def phase(self, name: str, total: int = 0) -> None:
             phases.append(name)
 
-    monkeypatch.setattr("sitegen.build.Progress", Recorder)
+    monkeypatch.setattr("sitegen.pipeline.build.Progress", Recorder)
     return phases
 
 
@@ -206,7 +206,7 @@ def test_a_build_with_the_inputs_of_the_last_one_loads_nothing(make_site, monkey
     root = make_site(runs=runs)
     first = build(root)
     assert "configs[0].x" in [w.field for w in first.problems.warnings]
-    import sitegen.outputs as build_module
+    from sitegen.pipeline import outputs as build_module
 
     def no_load(*args, **kwargs):
         raise AssertionError("the site was loaded")
@@ -237,10 +237,10 @@ def test_keys_tell_nan_from_none_and_hold_no_float_but_through_copy(flagship, mo
     """Keys are hashed by orjson, which writes NaN as null: what may hold a float (an editor's
     front matter) is hashed exactly, and every other part of every key of the flagship's plan
     holds none."""
-    from sitegen.content import Copy, load_content
+    from sitegen.calc.summaries import Summaries
     from sitegen.records import load_site
-    from sitegen.render import environment
-    from sitegen.summaries import Summaries
+    from sitegen.render.content import Copy, load_content
+    from sitegen.render.environment import environment
     from sitegen.views import Keys, Sources, keys, plan_jobs
 
     nan, none = Copy("a.md", {"x": float("nan")}, ""), Copy("a.md", {"x": None}, "")

@@ -7,8 +7,8 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sitegen.jsonhtml import _ESCAPES, json_for_html
-from sitegen.render import environment
+from sitegen.render.environment import environment
+from sitegen.render.jsonhtml import _ESCAPES, json_for_html
 
 values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.text(),

@@ -89,7 +89,7 @@ def test_a_pair_page_describes_its_data_json(arena):
 
 
 def test_the_license_comes_from_sitegen_yaml(make_site):
-    from sitegen.build import render_site
+    from sitegen.pipeline.build import render_site
 
     root = make_site(config={**SITE_CONFIG, "license": "CC-BY-4.0"})
     files, _ = render_site(root, use_cache=False)
@@ -108,7 +108,7 @@ def test_license_values():
 
 
 def test_hostile_names_stay_inside_the_json(make_site):
-    from sitegen.build import render_site
+    from sitegen.pipeline.build import render_site
 
     models = {"m1": {"name": "</script><script>zq()</script>"}}
     root = make_site(models=models)
@@ -126,7 +126,7 @@ def test_hostile_names_stay_inside_the_json(make_site):
 def test_breadcrumbs_are_the_text_json_for_html_writes_of_them(base, trail):
     """The breadcrumbs' template writes what the generic writer would, escapes and all
     (names and addresses from data: quotes, '</script>', control characters, any script)."""
-    from sitegen.jsonhtml import json_for_html
+    from sitegen.render.jsonhtml import json_for_html
     from sitegen.views.jsonld import breadcrumbs
 
     items = [("Leaderboard", ""), *trail]

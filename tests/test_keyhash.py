@@ -7,7 +7,7 @@ import math
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sitegen import keyhash
+from sitegen.cache import keys as keyhash
 
 TEXT = st.text(alphabet=st.characters(min_codepoint=0, max_codepoint=0x10FFFF), max_size=8)
 PLAIN = st.recursive(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import posixpath
 
-from sitegen.render import relative
+from sitegen.render.environment import relative
 
 
 def _relpath_link(from_route: str, to_path: str) -> str:

@@ -4,7 +4,7 @@ from data escaped so it cannot add Markdown of its own."""
 from __future__ import annotations
 
 from conftest import SITE_CONFIG
-from sitegen.llms import md
+from sitegen.views.llms import md
 
 BASE = SITE_CONFIG["base_url"]
 

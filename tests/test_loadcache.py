@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conftest import config, sweep
-from sitegen import filedigests
+from sitegen.cache import digests as filedigests
 from sitegen.records import load_site, readbatch
 from sitegen.records.loadcache import INDEX, LoadCache, LoadMemo
 
@@ -335,7 +335,7 @@ def test_the_pool_takes_unchanged_bytes_from_the_cache(make_site, monkeypatch, n
 
 
 def test_no_cache_and_check_write_no_load_cache(make_site):
-    from sitegen.build import build
+    from sitegen.pipeline.build import build
 
     root = make_site(runs=_runs())
     load_site(root, use_cache=False)
@@ -345,7 +345,7 @@ def test_no_cache_and_check_write_no_load_cache(make_site):
 
 
 def test_a_site_named_by_a_relative_path_loads_the_same(make_site, monkeypatch, not_racy):
-    from sitegen.fingerprint import site_inputs
+    from sitegen.records.fingerprint import site_inputs
 
     root = make_site(runs=_runs())
     expected = site_inputs(root, "x", stat_first=False)
@@ -474,7 +474,7 @@ _LEAVES = st.none() | st.booleans() | st.integers() | st.text(max_size=3) | st.f
 )
 def test_finite_is_what_json_without_nan_accepts(value):
     """The index's check for NaN and infinities, however deep, against json's own."""
-    from sitegen.cachefile import finite
+    from sitegen.cache.files import finite
 
     try:
         json.dumps(value, allow_nan=False)

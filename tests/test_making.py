@@ -9,14 +9,14 @@ from types import SimpleNamespace
 import pytest
 
 from conftest import sweep
-from sitegen import making
+from sitegen.calc.summaries import Summaries
 from sitegen.charts import ChartCache
-from sitegen.content import Content
-from sitegen.making import Made, Maker
-from sitegen.progress import Progress
+from sitegen.pipeline import making
+from sitegen.pipeline.making import Made, Maker
+from sitegen.pipeline.progress import Progress
 from sitegen.records import load_site
-from sitegen.render import environment
-from sitegen.summaries import Summaries
+from sitegen.render.content import Content
+from sitegen.render.environment import environment
 from sitegen.views import Job, Keys, Sources, plan_jobs
 
 FORK = "fork" in multiprocessing.get_all_start_methods()

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from sitegen.cachefile import write_signed
-from sitegen.manifest import KIND, VERSION, Entry, Manifest
+from sitegen.cache.files import write_signed
+from sitegen.cache.manifest import KIND, VERSION, Entry, Manifest
 
 
 def test_a_manifest_reads_back_as_written(tmp_path):

@@ -10,7 +10,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from conftest import html_tables, html_text
-from sitegen import frontier
+from sitegen.calc import frontier
 
 MODEL = "models/m1/"
 SVG_NS = "{http://www.w3.org/2000/svg}"

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from sitegen import __version__
 from sitegen.cli import main
-from sitegen.newsite import create_site, skeleton_files
+from sitegen.output.newsite import create_site, skeleton_files
 
 EXPECTED = {
     "sitegen.yaml",

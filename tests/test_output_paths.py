@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sitegen.output_paths import Origin, path_problems
+from sitegen.output.paths import Origin, path_problems
 
 
 class Named:

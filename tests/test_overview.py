@@ -23,8 +23,8 @@ from conftest import (
     html_text,
     sweep,
 )
-from sitegen.build import build
-from sitegen.display import dollars, joules, millions, tokens
+from sitegen.pipeline.build import build
+from sitegen.render.display import dollars, joules, millions, tokens
 
 # Model One on three GPUs: GPU One leads at the headline (20 tok/s per user), GPU Two at 50;
 # GPU Three reaches only 10. Model Two, far faster, runs on GPU One only: on a board of its own.

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from conftest import html_text
-from sitegen.build import render_site
-from sitegen.render import theme_dir
+from sitegen.layout import theme_dir
+from sitegen.pipeline.build import render_site
 
 KIMI = "models/kimi-k3.1-pro/mi355x/"
 DEEPSEEK = "models/deepseek-v4-pro/b200/"

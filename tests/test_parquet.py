@@ -15,8 +15,8 @@ import yaml
 from click.testing import CliRunner, Result
 
 from conftest import GPUS, MODELS, WORKLOADS, config, sweep
-from sitegen.build import render_site
 from sitegen.cli import main
+from sitegen.pipeline.build import render_site
 from sitegen.records import Problems, load_site, schema
 from sitegen.records.parquet import COLUMNS, LATENCIES, STATISTICS, archive_bytes, read_archive
 

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import config, sweep
-from sitegen.build import build
+from sitegen.pipeline.build import build
 from sitegen.records import load_site
 from sitegen.records.parsecache import MISSING, ParseCache, decode, encode
 from sitegen.records.yamlpos import parse

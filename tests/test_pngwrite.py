@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
-from sitegen import pngwrite
+from sitegen.cards import pngwrite
 
 
 @pytest.mark.parametrize("length", [1, 2, 3, 4, 257, 258, 259, 260, 261, 516, 517, 518, 100_000])

@@ -7,8 +7,8 @@ import json
 import pytest
 
 from conftest import WORKLOADS, sweep
-from sitegen.build import build
-from sitegen.display import dollars
+from sitegen.pipeline.build import build
+from sitegen.render.display import dollars
 
 SPLIT = dict(WORKLOADS, chat={"name": "Chat", "isl": 8000, "osl": 2000})
 CELLS = "table.ladder tbody tr[data-throughput-per-gpu]"

@@ -10,9 +10,9 @@ from collections import Counter
 import pytest
 from click.testing import CliRunner
 
-from sitegen.build import build
 from sitegen.cli import main
-from sitegen.progress import Progress, ProgressBar, for_terminal
+from sitegen.pipeline.build import build
+from sitegen.pipeline.progress import Progress, ProgressBar, for_terminal
 
 LINE = "render   50/200 [#######.......................] 2.0 s"
 

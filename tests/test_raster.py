@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sitegen import raster
+from sitegen.cards import raster
 
 CLIP = (738, 278, 1162, 590)
 

@@ -11,16 +11,16 @@ import pytest
 import yaml
 
 from conftest import MODELS, config, sweep
-from sitegen import outputs
-from sitegen.briefs import BriefMemo
-from sitegen.content import load_content
-from sitegen.outputs import Memo, Reuse, render_outputs, render_site
+from sitegen.calc.briefs import BriefMemo
+from sitegen.calc.summaries import Summaries
+from sitegen.pipeline import outputs
+from sitegen.pipeline.outputs import Memo, Reuse, render_outputs, render_site
 from sitegen.records import Problems, Site, SiteError, load_site
 from sitegen.records.parquet import archive_bytes
-from sitegen.render import environment
+from sitegen.render.content import load_content
+from sitegen.render.environment import environment
 from sitegen.serve.rebuild import Rebuilder
 from sitegen.serve.state import SiteState
-from sitegen.summaries import Summaries
 from sitegen.views import Keys, Sources, plan_jobs
 
 RUNS = {

@@ -7,7 +7,7 @@ import datetime as dt
 import pytest
 from markupsafe import Markup
 
-from sitegen.reproducible import NotReproducible, page_address, printable
+from sitegen.render.reproducible import NotReproducible, page_address, printable
 
 
 class Plain:

@@ -12,7 +12,7 @@ import zlib
 
 import pytest
 
-from sitegen import frontier
+from sitegen.calc import frontier
 from sitegen.charts import Chart, ChartCache, draw_charts, run_chart_data, tips
 from sitegen.charts import svg as svg_parts
 from sitegen.charts.frontier_chart import RADIUS, curve_label, draw_plot, tip_lines

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from sitegen import runs
-from sitegen.build import render_site
 from sitegen.charts import Chart, ChartCache, draw_charts, run_chart_data
+from sitegen.pipeline.build import render_site
 from sitegen.records import load_site
-from sitegen.render import environment
+from sitegen.render.environment import environment
+from sitegen.views import run_report as runs
 
 FIXTURES = Path(__file__).parent / "fixtures" / "runs"
 SEED = (FIXTURES / "seed-004-matrix-page.txt").read_text(encoding="utf-8")

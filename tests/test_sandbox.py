@@ -7,9 +7,9 @@ import time
 import jinja2
 import pytest
 
-from sitegen.display import FILTERS
-from sitegen.reproducible import NotReproducible
-from sitegen.sandbox import MAX_SECONDS, LimitExceeded, Sandbox
+from sitegen.render.display import FILTERS
+from sitegen.render.reproducible import NotReproducible
+from sitegen.render.sandbox import MAX_SECONDS, LimitExceeded, Sandbox
 
 CONTEXT = {
     "headline": {"costs": {"owning": 1.0}, "throughput_per_gpu": 12926.0},
@@ -141,7 +141,7 @@ def test_limits_hold_in_any_thread(sandbox: Sandbox) -> None:
 
 
 def test_the_clock_stops_a_render_that_stays_under_the_step_limit(sandbox, monkeypatch) -> None:
-    from sitegen import sandbox as module
+    from sitegen.render import sandbox as module
 
     monkeypatch.setattr(module, "MAX_SECONDS", 0.001)
     slow = "{% for i in range(5000) %}{{ (i ~ '') | length }}{% endfor %}"

@@ -10,9 +10,9 @@ from pathlib import Path
 import yaml
 
 from conftest import config, sweep
-from sitegen.build import build
-from sitegen.fingerprint import scan_inputs, site_inputs
+from sitegen.pipeline.build import build
 from sitegen.records import Problems, load_site
+from sitegen.records.fingerprint import scan_inputs, site_inputs
 from sitegen.records.load import run_files
 
 RUNS = {
@@ -133,7 +133,7 @@ def test_an_open_scan_completes_with_the_digests_of_the_bytes_loaded(make_site):
 def test_a_run_file_edited_after_a_first_build_read_it_is_built_again(make_site, monkeypatch):
     """The first build's records hold the digest of the bytes it loaded, not of those on disk
     when it ends: an edit made meanwhile is no 'nothing to do' for the next one."""
-    import sitegen.outputs as outputs
+    from sitegen.pipeline import outputs
 
     root = make_site(runs=RUNS)
     read = outputs.load_content

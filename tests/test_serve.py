@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from sitegen.build import build, render_site
 from sitegen.cli import main
-from sitegen.newsite import create_site
-from sitegen.output import MARKER, MARKER_TEXT
+from sitegen.output.newsite import create_site
+from sitegen.output.staging import MARKER, MARKER_TEXT
+from sitegen.pipeline.build import build, render_site
 from sitegen.serve import Preview
 from sitegen.serve.rebuild import Rebuilder, base_path
 from sitegen.serve.routes import EVENTS_PATH, Redirect, locate, script_tag
@@ -472,7 +472,7 @@ def test_serve_needs_a_site_folder(tmp_path: Path) -> None:
 def test_a_rebuild_makes_only_the_pages_whose_inputs_changed(
     serve_site: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from sitegen import build as build_module
+    from sitegen.pipeline import build as build_module
 
     made: list[tuple[str, ...]] = []
     real = build_module.render_outputs
@@ -577,7 +577,7 @@ def test_connections_beyond_the_cap_get_503_at_once(serve_site: Path, monkeypatc
 def test_the_first_build_is_made_on_every_core_with_the_same_files(
     serve_site: Path, monkeypatch, only_new_threads
 ) -> None:
-    from sitegen import making
+    from sitegen.pipeline import making
 
     alone = Rebuilder(serve_site, SiteState()).build_now().snapshot.files
     forked: list[int] = []
@@ -589,8 +589,10 @@ def test_the_first_build_is_made_on_every_core_with_the_same_files(
 
     monkeypatch.setattr(making, "PARALLEL_FROM_JOBS", 1)
     monkeypatch.setattr(making, "CHUNK_JOBS", 2)
-    monkeypatch.setattr("sitegen.outputs.make_all", counting)
-    monkeypatch.setattr("sitegen.making.os.sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    monkeypatch.setattr("sitegen.pipeline.outputs.make_all", counting)
+    monkeypatch.setattr(
+        "sitegen.pipeline.making.os.sched_getaffinity", lambda pid: {0, 1}, raising=False
+    )
     with Preview(serve_site, port=0) as preview:
         first = preview.state.current().files
     assert forked and forked[0] == 2  # the first build, before any other thread, forked
@@ -598,7 +600,7 @@ def test_the_first_build_is_made_on_every_core_with_the_same_files(
 
 
 def test_a_later_build_is_never_forked_beside_the_previews_threads(serve_site: Path) -> None:
-    from sitegen import making
+    from sitegen.pipeline import making
 
     with Preview(serve_site, port=0):
         assert threading.active_count() > 1

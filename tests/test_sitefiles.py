@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from sitegen.records import Problems
-from sitegen.sitefiles import SiteFiles
+from sitegen.records.sitefiles import SiteFiles
 
 
 def site_with(tmp_path: Path) -> Path:

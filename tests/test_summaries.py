@@ -9,10 +9,10 @@ import pytest
 import yaml
 
 from conftest import config, sweep
-from sitegen import summaries
+from sitegen.calc import summaries
+from sitegen.calc.summaries import SummaryMemo
+from sitegen.calc.tables import summarise
 from sitegen.records import load_site
-from sitegen.summaries import SummaryMemo
-from sitegen.tables import summarise
 
 RUNS = {
     "lab/a.yaml": sweep(),

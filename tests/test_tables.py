@@ -10,10 +10,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conftest import WORKLOADS, config, html_tables, html_text, sweep
-from sitegen.build import build
-from sitegen.frontier import Point, pareto_frontier, value_at
+from sitegen.calc.frontier import Point, pareto_frontier, value_at
+from sitegen.calc.tables import beats_the_rest, summarise
+from sitegen.pipeline.build import build
 from sitegen.records import load_site
-from sitegen.tables import beats_the_rest, summarise
 
 # 8,000 tokens in and 2,000 out: 80 % of the tokens counted are input, 20 % output
 SPLIT = dict(WORKLOADS, chat={"name": "Chat", "isl": 8000, "osl": 2000})
@@ -189,7 +189,7 @@ def test_running_max_is_pandas_cummax_by_group(rows):
     where pandas has NaN (a zero's sign may differ: beats_the_rest only compares)."""
     import pandas as pd
 
-    from sitegen.tables import running_max
+    from sitegen.calc.tables import running_max
 
     rows.sort(key=lambda r: r[0])  # groups are runs of one value
     group = np.array([g for g, _ in rows], dtype=np.int64)

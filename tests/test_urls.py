@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from sitegen.urls import (
+from sitegen.records.urls import (
     base_url_problem,
     link_problem,
     markdown_image_problem,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import multiprocessing
 import threading
 
-from .progress import TICKER
+TICKER = "sitegen-progress"  # the name of the progress bar's redrawing thread
 
 
 def can_fork() -> bool:

@@ -59,3 +59,11 @@ class SiteLayout:
         if self.config.is_file():
             return ""
         return f"not found in {self.root}: is this a site folder? (give --site DIR)"
+
+
+def theme_dir() -> Path:
+    """The built-in theme: inside the installed package, or the repository's templates/."""
+    packaged = Path(__file__).parent / "theme"
+    if packaged.is_dir():
+        return packaged
+    return Path(__file__).resolve().parents[2] / "templates"

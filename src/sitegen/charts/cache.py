@@ -26,8 +26,8 @@ import secrets
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from ..cachefile import prune, write_new
-from ..cachetrust import cache_folder, sign, verify
+from ..cache.files import prune, write_new
+from ..cache.trust import cache_folder, sign, verify
 from .svg import data_digest
 
 HEADER = "<!-- sitegen-chart {key} {mac} -->\n"
@@ -38,8 +38,8 @@ def drawing_sources() -> list[Path]:
     write their labels, and the calculator that draws their curves."""
     package = Path(__file__).parent.parent
     return sorted(Path(__file__).parent.glob("*.py")) + [
-        package / "display.py",
-        package / "frontier.py",
+        package / "render" / "display.py",
+        package / "calc" / "frontier.py",
     ]
 
 

@@ -13,9 +13,9 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from .. import frontier
-from ..display import rate, tokens
-from ..envelope import Envelope
+from ..calc import frontier
+from ..calc.envelope import Envelope
+from ..render.display import rate, tokens
 from .axes import interactivity_axis
 from .cache import chart_key
 from .frontier_chart import (

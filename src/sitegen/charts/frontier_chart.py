@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..display import engine_name, latency, precision_name, rate, tokens
+from ..calc.tables import WorkloadSummary
 from ..records import Site
 from ..records.columnar import parallelism_labels
-from ..tables import WorkloadSummary
+from ..render.display import engine_name, latency, precision_name, rate, tokens
 from .axes import interactivity_axis
 from .paths import curve_path
 from .series import Style, series_attrs, styles, svg_legend

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import datetime as dt
 
-from ..display import rate, tokens
+from ..calc.tables import WorkloadSummary
 from ..records import Site
-from ..tables import WorkloadSummary
+from ..render.display import rate, tokens
 from .axes import date_ticks
 from .frontier_chart import curve_label, markers
 from .series import series_attrs, strongest, styles, svg_legend

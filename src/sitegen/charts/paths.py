@@ -14,7 +14,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .. import frontier
+from ..calc import frontier
 from .svg import Scale, coords, num
 
 LOG_PIECE = 0.05  # on a log axis, at most this many decades per drawn piece

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
+from typing import NamedTuple
 
-from .. import frontier
+from ..calc import frontier
 from ..records import Site, SweepRun
 from ..records.columnar import ConfigValues
-from ..runs import Figures, config_figures
+from ..render.display import DASH, latency, rate, tokens
 from .frontier_chart import (
     BOTTOM,
     HEIGHT,
@@ -33,6 +34,37 @@ from .frontier_chart import (
 from .svg import markers
 from .tips import shared_tip_css, tipped_points
 
+
+class Figures(NamedTuple):
+    """A config's figures as its report writes them (a dash for one it lacks)."""
+
+    throughput_per_gpu: str
+    interactivity: str
+    ttft: str
+    tpot: str
+
+
+def config_figures(values: ConfigValues) -> tuple[Figures, ...]:
+    """Each config's figures, in the run's order: the report's table and its chart's tips."""
+    columns = values.columns
+    figures = zip(
+        columns["throughput_per_gpu"],
+        values.interactivity,
+        columns["ttft_ms"],
+        columns["tpot_ms"],
+        strict=True,
+    )
+    return tuple(
+        Figures(
+            tokens(throughput),
+            DASH if tpot is None else rate(interactivity),
+            DASH if ttft is None else latency(ttft),
+            DASH if tpot is None else latency(tpot),
+        )
+        for throughput, interactivity, ttft, tpot in figures
+    )
+
+
 TIP_BOX = (WIDTH - RIGHT, HEIGHT - BOTTOM)
 
 
@@ -44,7 +76,7 @@ def run_chart_data(
 ) -> dict | None:
     """The chart of one sweep on its own: its ok configs, its frontier, its value at the target.
     `values`, `figures`: the run's configs as values and their figures as its report writes
-    them (runs.config_figures), where the caller has them."""
+    them (config_figures), where the caller has them."""
     v = ConfigValues.of(run.configs) if values is None else values
     figures = config_figures(v) if figures is None else figures
     columns = v.columns

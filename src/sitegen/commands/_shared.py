@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import click
@@ -24,4 +25,4 @@ def site_option(help: str = "The site folder (the one holding sitegen.yaml)."):
 def report(problems: Problems | list[Problem]) -> None:
     """Print every problem, errors first, one per line on stderr."""
     items = problems.items if isinstance(problems, Problems) else problems
-    print_problems(items, click.get_text_stream("stderr"))
+    print_problems(items, sys.stderr)

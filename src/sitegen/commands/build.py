@@ -6,8 +6,8 @@ from pathlib import Path
 
 import click
 
-from ..display import plural
-from ..progress import for_terminal, took
+from ..pipeline.progress import for_terminal, took
+from ..records.problems import plural
 from ._shared import report, site_option
 
 
@@ -29,7 +29,7 @@ from ._shared import report, site_option
 )
 def build(site_dir: Path, out_dir: Path | None, strict: bool, no_cache: bool) -> None:
     """Build the site from data/ and content/ into public/."""
-    from ..build import build as run_build
+    from ..pipeline.build import build as run_build
 
     # a bar on stderr for a long build on a terminal; SiteError: click prints, exits 1
     with for_terminal() as progress:

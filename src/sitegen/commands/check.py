@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from ..display import plural
+from ..records.problems import plural
 from ._shared import report, site_option
 
 
@@ -15,7 +15,7 @@ from ._shared import report, site_option
 @click.option("--strict", is_flag=True, help="Fail on warnings too.")
 def check(site_dir: Path, strict: bool) -> None:
     """Load, check and render the site as a build does, but write nothing."""
-    from ..build import render_site
+    from ..pipeline.build import render_site
 
     # SiteError: click prints every problem and exits 1
     files, problems = render_site(site_dir, strict=strict, use_cache=False)

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import click
 
-from ..display import plural
 from ..importers import AUTO, FORMATS, Options, import_results
 from ..importers.planning import SUFFIXES
 from ..records import SiteError
+from ..records.problems import plural
 from ._shared import report, site_option
 
 

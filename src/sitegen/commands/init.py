@@ -16,7 +16,7 @@ import click
 )
 def init(directory: Path, force: bool) -> None:
     """Create a new site in DIRECTORY: settings, example data, content, README, CI workflow."""
-    from ..newsite import create_site
+    from ..output.newsite import create_site
 
     created = create_site(directory, force=force)  # SiteError: printed by click, exit 1
     for rel in created.written:

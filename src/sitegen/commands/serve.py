@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ..display import plural
 from ..layout import SiteLayout
 from ..records import Problem, SiteError
+from ..records.problems import plural
 from ._shared import report, site_option
 
 if TYPE_CHECKING:

@@ -17,8 +17,8 @@ from typing import Any
 
 from ..records import Problem, SiteError
 from ..records.problems import WARNING, describe
+from ..records.urls import link_problem
 from ..records.yamlpos import ParseError, Path_, field_name, parse
-from ..urls import link_problem
 
 MS_PER = {"ns": 1e-6, "us": 1e-3, "µs": 1e-3, "ms": 1.0, "s": 1000.0, "sec": 1000.0}
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..credits import INFERENCEX
 from ..records import Problem, SiteError
+from ..records.credits import INFERENCEX
 from ..records.problems import WARNING
 from ..records.yamlpos import field_name
 from .common import (

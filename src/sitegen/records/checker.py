@@ -9,8 +9,8 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from ..urls import link_problem
 from .problems import WARNING, Problem, Problems, describe
+from .urls import link_problem
 from .yamlpos import Document, Path_
 
 # \A and \Z: "$" would also accept a trailing newline, making folders and URLs with one in them

@@ -15,24 +15,22 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .. import sitefiles  # the module: it imports records.problems, records imports it
-from ..cachetrust import cache_folder
-from ..filedigests import FileDigests, file_digest
+from ..cache.digests import FileDigests, file_digest
+from ..cache.trust import cache_folder
 from ..forking import can_fork
 from ..layout import SiteLayout
-from ..quickfiles import QuickSiteFiles
-from . import columnar, parquet, readbatch, schema
+from . import columnar, parquet, readbatch, schema, sitefiles
 from .checker import SLUG, Checker
 from .columnar import ConfigTable
 from .loadcache import Clean, Listing, LoadCache, LoadMemo, cache_key
-from .model import Catalogs, QuickMaker, Run, Site, SweepRun
+from .model import Catalogs, Run, Site, SweepRun
 from .parsecache import ParseCache
 from .problems import WARNING, Problem, Problems
 from .readbatch import EMPTY, Done, Hit, Other, parse_bytes, read_bytes
 from .yamlpos import Document
 
 if TYPE_CHECKING:  # fingerprint imports the renderer, which imports records
-    from ..fingerprint import InputScan
+    from .fingerprint import InputScan
 
 # plain sweeps are screened this many files at a time: all of a big site's parsed documents at
 # once would take gigabytes; the table holds their configs in a fraction of that
@@ -41,7 +39,6 @@ SCREEN_FILES = 256
 # cost of starting workers and sending back their columns is more than they save
 POOL_FILES = 1000
 POOL_BATCH_FILES = 64  # files a worker reads at a time: small enough to share out evenly
-_SWEEP = QuickMaker(SweepRun)  # a sweep of the cache's fields, as SweepRun(**fields) makes it
 
 
 def read_document(
@@ -143,7 +140,7 @@ def run_files(
     if scan is not None:
         names = scan.under(SiteLayout.RUNS_PREFIX, _wanted_run, _hidden)
     if names is None:
-        names = QuickSiteFiles(root).walk_names(runs_dir, problems, _wanted_run, _hidden)
+        names = sitefiles.SiteFiles(root).walk_names(runs_dir, problems, _wanted_run, _hidden)
     at, prefix = os.path.join(root, ""), len(SiteLayout.RUNS_PREFIX)
     for rel in names:
         path = at + rel
@@ -332,7 +329,7 @@ def load_runs(
         rows = columnar.ConfigRows(table, start, stop)
         fields = {**clean.fields, "id": clean.rid, "path": clean.rel, "kind": "sweep"}
         fields["configs"] = rows
-        runs.append(_SWEEP(fields))
+        runs.append(SweepRun(**fields))
         start = stop
     for i, run in checked:
         stop = start + len(run.configs)

@@ -32,9 +32,9 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.ipc
 
-from ..cachefile import finite, prune, read_signed, write_signed
-from ..codeversion import code_version
-from ..filedigests import file_digest
+from ..cache.codeversion import code_version
+from ..cache.digests import file_digest
+from ..cache.files import finite, prune, read_signed, write_signed
 from . import parsecache
 from .columnar import COLUMNS, FEW_ROWS, FLOAT_COLUMNS
 from .problems import ERROR, WARNING, Problem

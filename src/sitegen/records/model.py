@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
-from dataclasses import MISSING, dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..layout import SiteLayout
@@ -149,34 +149,6 @@ class Run:
 class SweepRun(Run):
     workload: str = ""
     configs: Sequence[SweepConfig] = ()  # a tuple, or columnar.ConfigRows of the site's table
-
-
-class QuickMaker:
-    """`cls(**values)` for a frozen dataclass, without the generated __init__'s one call of
-    object.__setattr__ per field: 16,000 sweeps from the load cache in 0.012 s, not 0.064 s.
-    Values that do not name each field without a default, or name one it lacks, go through
-    the class itself, which says what is wrong."""
-
-    def __init__(self, cls: type) -> None:
-        self.cls = cls
-        declared = fields(cls)
-        self.names = frozenset(f.name for f in declared)
-        self.required = frozenset(f.name for f in declared if f.default is MISSING)
-        self.defaults = {f.name: f.default for f in declared if f.default is not MISSING}
-        if any(f.default_factory is not MISSING or not f.init for f in declared):
-            raise TypeError(f"{cls.__name__}: a field with a factory or outside __init__")
-        if getattr(cls, "__post_init__", None) is not None:
-            raise TypeError(f"{cls.__name__} checks its values in __post_init__")
-
-    def __call__(self, values: dict) -> Any:
-        keys = values.keys()
-        if not (keys >= self.required and keys <= self.names):
-            return self.cls(**values)
-        made = object.__new__(self.cls)
-        state = made.__dict__
-        state.update(self.defaults)
-        state.update(values)
-        return made
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ import datetime as dt
 from pathlib import Path
 from typing import Any
 
-from ..cachefile import prune, read_signed, write_signed
+from ..cache.files import prune, read_signed, write_signed
 
 KIND = "parsed"
 VERSION = 2

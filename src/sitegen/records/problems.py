@@ -9,7 +9,11 @@ from typing import IO, Any
 
 import click
 
-from ..display import plural
+
+def plural(n: int, noun: str) -> str:
+    """'1 warning', '3 warnings'."""
+    return f"{n} {noun}{'s' * (n != 1)}"
+
 
 ERROR = "error"
 WARNING = "warning"

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from ..filedigests import file_digest
+from ..cache.digests import file_digest
 from . import columnar, schema
 from .checker import SLUG, Checker
 from .loadcache import Clean

@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..urls import base_url_problem
 from .checker import MISSING, Checker
 from .model import (
     CanonicalResult,
@@ -23,6 +22,7 @@ from .model import (
     Tier,
     Workload,
 )
+from .urls import base_url_problem
 from .yamlpos import Path_
 
 DEFAULT_TARGETS = (30, 50, 75, 100, 150, 200)

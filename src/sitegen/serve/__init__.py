@@ -15,7 +15,7 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
-from ..fingerprint import site_inputs
+from ..records.fingerprint import site_inputs
 from .rebuild import BuildReport, Rebuilder
 from .server import PreviewServer
 from .state import SiteState, Snapshot

@@ -12,8 +12,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from ..jobcache import JobRecord
-from ..outputs import Memo, Reuse, render_outputs
+from ..pipeline.jobcache import JobRecord
+from ..pipeline.outputs import Memo, Reuse, render_outputs
 from ..records import Problem, Problems, SiteError
 from .state import SiteState, Snapshot
 

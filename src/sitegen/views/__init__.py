@@ -13,20 +13,20 @@ from typing import NamedTuple
 
 import jinja2
 
-from ..content import Content
-from ..llms import table_rows
+from ..calc.tables import WorkloadSummary
 from ..records import Problems, Site
-from ..runs import run_route
-from ..tables import WorkloadSummary
+from ..render.content import Content
 from .catalog import gpu_page
 from .compare import compare_outputs_of, compared
 from .copy_pages import content_page, not_found_page
 from .keys import Keys
+from .llms import table_rows
 from .model import model_outputs
 from .overview import brief_texts, overview_outputs
 from .page import DataFile, Page, Plan, Quote, View
 from .pair import pair_outputs
 from .run import run_outputs
+from .run_report import run_route
 from .share import Share, share_jobs
 from .sources import Sources, compare_route
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from ..datafiles import pair_route
+from .datafiles import pair_route
 from .page import Page, Quote, View
 from .sources import Sources, compare_route
 

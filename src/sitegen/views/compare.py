@@ -11,14 +11,14 @@ from typing import Any
 
 from markupsafe import Markup
 
-from .. import display
+from ..calc.standings import Pairing, pairings
+from ..calc.tables import LadderRow, WorkloadSummary
 from ..charts import Chart, envelope_chart_data, envelope_series
-from ..credits import Credit, credits_for
-from ..datafiles import compare_text, pair_route
-from ..display import dollars, rate, ratio, tokens
-from ..htmlrows import engine_precision, html
-from ..standings import Pairing, pairings
-from ..tables import LadderRow, WorkloadSummary
+from ..records.credits import Credit, credits_for
+from ..render import display
+from ..render.display import dollars, rate, ratio, tokens
+from ..render.htmlrows import engine_precision, html
+from .datafiles import compare_text, pair_route
 from .page import DataFile, Page, Quote, View
 from .sources import Sources, compare_route
 

@@ -10,8 +10,8 @@ from urllib.parse import urlsplit
 
 from markupsafe import Markup
 
-from .. import faq
-from ..jsonhtml import json_for_html, written_for_html
+from ..render.jsonhtml import json_for_html, written_for_html
+from . import faq
 
 
 def plain(html: Markup) -> str:

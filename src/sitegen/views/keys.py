@@ -13,13 +13,14 @@ import functools
 from typing import Any, NamedTuple
 
 import jinja2
+import jinja2.meta
 
-from .. import keyhash, templatecode
-from ..codeversion import code_version
-from ..content import Copy
-from ..feeds import entry_facts
-from ..fingerprint import library_versions
+from ..cache import keys as keyhash
+from ..cache.codeversion import code_version
 from ..records import Run
+from ..records.fingerprint import library_versions
+from ..render.content import Copy
+from .feeds import entry_facts
 from .sources import Sources
 
 _h = keyhash.of  # a key's parts hold no float but through Keys.copy, which takes exact()
@@ -27,21 +28,10 @@ _exact = keyhash.exact
 
 
 @functools.lru_cache(maxsize=512)
-def _parsed_references(env: jinja2.Environment, source: str) -> tuple[str | None, ...]:
-    """templatecode.references, parsed once per process: the preview keys every build's jobs
-    again."""
-    return templatecode.references(env, source)
-
-
 def _references(env: jinja2.Environment, source: str) -> tuple[str | None, ...]:
-    """The templates a template's source uses, as handed over with its code when it was
-    compiled ahead (templatecode), else parsed here."""
-    handed = env.bytecode_cache
-    if isinstance(handed, templatecode.HandedCode):
-        found = handed.references(source)
-        if found is not None:
-            return found
-    return _parsed_references(env, source)
+    """The templates a template's source extends, includes or imports (None: a name computed
+    at render time), parsed once per process: the preview keys every build's jobs again."""
+    return tuple(jinja2.meta.find_referenced_templates(env.parse(source)))
 
 
 class KeysFound(NamedTuple):

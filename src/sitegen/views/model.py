@@ -8,15 +8,16 @@ from typing import Any
 
 from markupsafe import Markup
 
-from .. import display, frontier
+from ..calc import frontier
+from ..calc.standings import Field
 from ..charts import Chart, envelope_chart_data
 from ..charts.series import strongest
-from ..credits import Credit, credits_for
-from ..datafiles import model_json, pair_route, to_json
-from ..display import dollars, rate, tokens
-from ..htmlrows import engine_precision, escaped, html
-from ..render import relative
-from ..standings import Field
+from ..records.credits import Credit, credits_for
+from ..render import display
+from ..render.display import dollars, rate, tokens
+from ..render.environment import relative
+from ..render.htmlrows import engine_precision, escaped, html
+from .datafiles import model_json, pair_route, to_json
 from .page import DataFile, Page, Quote, View
 from .sources import Sources, compare_route
 

@@ -15,9 +15,14 @@ from typing import Any, NamedTuple
 
 from markupsafe import Markup
 
-from .. import display, energy
-from ..briefs import Brief
-from ..datafiles import (
+from ..calc import energy
+from ..calc.briefs import Brief
+from ..calc.tables import LadderRow, rung_targets
+from ..records import Gpu, Model, Site, Workload
+from ..render import display
+from ..render.environment import relative
+from ..render.htmlrows import energy_cell, escaped
+from .datafiles import (
     encoded,
     leaderboard_csv_header,
     leaderboard_csv_line,
@@ -25,10 +30,6 @@ from ..datafiles import (
     leaderboard_row,
     pair_route,
 )
-from ..htmlrows import energy_cell, escaped
-from ..records import Gpu, Model, Site, Workload
-from ..render import relative
-from ..tables import LadderRow, rung_targets
 from .page import DataFile, Page, Quote, View
 from .sources import Sources
 

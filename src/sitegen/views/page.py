@@ -11,7 +11,7 @@ from markupsafe import Markup
 from ..charts import Chart
 
 if TYPE_CHECKING:
-    from ..cards import Card
+    from ..cards.card import Card
 
 
 @dataclass(frozen=True)
@@ -83,7 +83,7 @@ class DataFile:
             return self.text
         if isinstance(self.text, str):
             return self.text.encode("utf-8")
-        from ..cards import card_png  # a build without cards never loads the drawing
+        from ..cards.card import card_png
 
         return card_png(self.text)
 

@@ -7,21 +7,21 @@ from typing import Any
 
 from markupsafe import Markup
 
-from .. import faq
+from ..calc.tables import WorkloadSummary
 from ..charts import Chart, frontier_chart_data, history_chart_data, history_rows
 from ..charts.frontier_chart import curve_label
 from ..charts.series import strongest
-from ..content import CopyError, faq_applies, fill, render_copy
-from ..credits import Credit, credits_for
-from ..datafiles import curve_points, pair_json, pair_route, rung_json, to_json
-from ..display import dollars, engine_name, percent, precision_name, rate, tokens
-from ..htmlrows import engine_precision, escaped
 from ..records import MatrixRun, Run
-from ..render import relative
-from ..runs import matrix_summary, run_route
-from ..tables import WorkloadSummary
+from ..records.credits import Credit, credits_for
+from ..render.content import CopyError, faq_applies, fill, render_copy
+from ..render.display import dollars, engine_name, percent, precision_name, rate, tokens
+from ..render.environment import relative
+from ..render.htmlrows import engine_precision, escaped
+from . import faq
+from .datafiles import curve_points, pair_json, pair_route, rung_json, to_json
 from .jsonld import faq_jsonld, plain
 from .page import DataFile, Page, Quote, View
+from .run_report import matrix_summary, run_route
 from .sources import Sources, compare_route
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .. import keyhash
+from ..cache import keys as keyhash
 from . import Job, Keys, Sources, none_kept
 from .keys import KeysFound
 

@@ -7,14 +7,14 @@ from typing import Any
 
 from markupsafe import Markup
 
-from .. import display
 from ..charts import Chart, run_chart_data
-from ..credits import Credit, credits_for
-from ..datafiles import pair_route, run_data_json
 from ..records import MatrixRun, Run
 from ..records.columnar import ConfigValues
-from ..runs import matrix_report, run_route, sweep_report
+from ..records.credits import Credit, credits_for
+from ..render import display
+from .datafiles import pair_route, run_data_json
 from .page import DataFile, Page, View
+from .run_report import matrix_report, run_route, sweep_report
 from .sources import Sources
 
 

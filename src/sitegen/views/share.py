@@ -13,14 +13,14 @@ from collections.abc import Callable
 
 from markupsafe import Markup
 
-from ..badges import BADGE, badge_markdown, badge_svg, badge_value
-from ..datafiles import pair_route
-from ..feeds import FEED, model_feed, model_feed_path, site_feed
-from ..glyphs import fonts_digest
-from ..llms import LLMS, llms_txt
+from ..cards.badges import BADGE, badge_markdown, badge_svg, badge_value
+from ..cards.glyphs import fonts_digest
 from .compare import compared
+from .datafiles import pair_route
+from .feeds import FEED, model_feed, model_feed_path, site_feed
 from .jsonld import Download, breadcrumbs, dataset_jsonld
 from .keys import Keys
+from .llms import LLMS, llms_txt
 from .page import DataFile, Page
 from .social import compare_card, image_path, model_card, pair_card
 from .sources import Sources, compare_route

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from .. import display
-from ..cards import Card, Series, series_of
-from ..envelope import Envelope
-from ..tables import WorkloadSummary
+from ..calc.envelope import Envelope
+from ..calc.tables import WorkloadSummary
+from ..cards.card import Card, Series, series_of
+from ..render import display
 from .sources import Sources
 
 IMAGE = "social.png"

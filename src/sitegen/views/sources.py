@@ -8,14 +8,15 @@ from typing import Any, TypeVar
 
 from markupsafe import Markup
 
-from .. import datafiles, standings
-from ..briefs import Brief, BriefMemo
-from ..content import Content, CopyError, render_copy
-from ..datafiles import Encoded, encoded
-from ..envelope import Envelope
+from ..calc import standings
+from ..calc.briefs import Brief, BriefMemo
+from ..calc.envelope import Envelope
+from ..calc.summaries import Summaries
+from ..calc.tables import LadderRow, WorkloadSummary
 from ..records import Problems, Run, Site
-from ..summaries import Summaries
-from ..tables import LadderRow, WorkloadSummary
+from ..render.content import Content, CopyError, render_copy
+from . import datafiles
+from .datafiles import Encoded, encoded
 from .page import Quote
 
 T = TypeVar("T")

@@ -1,0 +1,1 @@
+"""What a build keeps between runs: signed cache files, input digests, the output manifest."""

@@ -1,0 +1,1 @@
+"""Pure numbers: frontiers, envelopes, ladders, costs, energy and the per-pair summaries."""

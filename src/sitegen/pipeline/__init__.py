@@ -1,0 +1,1 @@
+"""The build, stage by stage: load -> check -> calc -> plan -> render -> write."""

@@ -1,0 +1,181 @@
+"""How numbers read on a page: rounded for display only, always with their unit."""
+
+from __future__ import annotations
+
+import functools
+import math
+
+from ..records.problems import plural  # noqa: F401 - the pages write counts as messages do
+
+DASH = "-"
+
+_ENGINE_WORDS = {
+    "sglang": "SGLang",
+    "vllm": "vLLM",
+    "trt": "TRT",
+    "trtllm": "TensorRT-LLM",
+    "tensorrt": "TensorRT",
+    "llm": "LLM",
+    "dynamo": "Dynamo",
+    "tgi": "TGI",
+    "lmdeploy": "LMDeploy",
+    "mtp": "MTP",
+    "eagle": "EAGLE",
+    "eagle3": "EAGLE3",
+    "llamacpp": "llama.cpp",
+    "mlc": "MLC",
+    "atom": "ATOM",
+    "sd": "SD",
+}
+_SPEC_METHODS = {"mtp", "eagle", "eagle3", "ngram", "medusa"}
+
+
+def _missing(value: float | None) -> bool:
+    """None, or a float that is NaN (only NaN is unequal to itself: the common case, a
+    number, costs one comparison; a page's charts ask this some 2,500 times)."""
+    return value is None or (value != value and isinstance(value, float))
+
+
+def tokens(value: float | None) -> str:
+    """12,926: tokens/s with thousands separators; one decimal below 100."""
+    if _missing(value):
+        return DASH
+    if abs(value) < 100:
+        return f"{value:,.1f}"
+    return f"{round(value):,}"
+
+
+def rate(value: float | None) -> str:
+    """A per-user speed: 24.1, 50, 150 (149.998 too: no trailing .0)."""
+    if _missing(value):
+        return DASH
+    if abs(value) >= 1000:
+        return f"{round(value):,}"
+    shown = f"{value:,.1f}"
+    return shown[:-2] if shown.endswith(".0") else shown
+
+
+def dollars(value: float | None) -> str:
+    """$1.50 at a dollar or more; below it two significant figures: $0.032, $0.16."""
+    if _missing(value):
+        return DASH
+    if value >= 1 or value == 0:
+        return f"${value:,.2f}"
+    decimals = 1 - math.floor(math.log10(value))
+    return f"${value:.{decimals}f}"
+
+
+def latency(ms: float | None) -> str:
+    """Milliseconds under a second (410 ms, 6.7 ms), seconds above (3.1 s); never 0.0."""
+    if _missing(ms):
+        return DASH
+    if ms < 1:
+        return f"{ms:.2g} ms"
+    if ms < 10:
+        return f"{ms:.1f} ms"
+    if ms < 999.5:
+        return f"{round(ms)} ms"
+    seconds = ms / 1000
+    if seconds < 100:
+        return f"{seconds:.3g} s"
+    return f"{round(seconds):,} s"
+
+
+def seconds(value: float | None) -> str:
+    """A figure given in seconds, shown as latency() shows it."""
+    return DASH if _missing(value) else latency(value * 1000)
+
+
+def context_tokens(count: int) -> str:
+    """0, 8K, 32K, 128K: a context length in units of 1,024 tokens."""
+    if count == 0:
+        return "0"
+    if count % 1024 == 0:
+        return f"{count // 1024}K"
+    return f"{count / 1024:.1f}K"
+
+
+def significant(value: float) -> str:
+    """Three significant figures, never an exponent: 0.131, 2.07, 12.4, 1,240."""
+    if value == 0:
+        return "0"
+    decimals = max(0, 2 - math.floor(math.log10(abs(value))))
+    return f"{value:,.{decimals}f}"
+
+
+def joules(value: float | None) -> str:
+    """Energy per token: 0.131 J, 2.07 J."""
+    return DASH if _missing(value) else f"{significant(value)} J"
+
+
+def millions(value: float | None) -> str:
+    """A large count in millions: 27,400,000 -> 27.4M."""
+    return DASH if _missing(value) else f"{significant(value / 1e6)}M"
+
+
+def power_source(source: str | None) -> str:
+    """Where a power figure comes from: measured with the config, or the GPU's all-in figure."""
+    return {"measured": "measured", "all_in": "all-in"}.get(source or "", DASH)
+
+
+def percent(value: float | None) -> str:
+    if _missing(value):
+        return DASH
+    return f"{value:+.0f} %" if abs(value) >= 1 else f"{value:+.1f} %"
+
+
+def ratio(value: float | None) -> str:
+    """How many times: 12x, 5.8x, 0.20x, 0.054x (two significant figures below 10)."""
+    if _missing(value):
+        return DASH
+    if round(value, 1) >= 10:
+        return f"{value:,.0f}x"
+    if round(value, 2) >= 1:
+        return f"{value:.1f}x"
+    if value == 0:
+        return "0x"
+    decimals = 1 - math.floor(math.log10(value))
+    return f"{value:.{decimals}f}x"
+
+
+@functools.lru_cache(maxsize=1024)  # a site has a few dozen engines, named on every page
+def engine_name(slug: str | None) -> str:
+    """sglang -> SGLang, dynamo-vllm-mtp -> Dynamo vLLM + MTP."""
+    if not slug:
+        return DASH
+    words, spec = [], []
+    for part in slug.split("-"):
+        shown = _ENGINE_WORDS.get(part, part[:1].upper() + part[1:])
+        (spec if part in _SPEC_METHODS else words).append(shown)
+    name = " ".join(words) or slug
+    return name + "".join(f" + {s}" for s in spec)
+
+
+def precision_name(slug: str | None) -> str:
+    return slug.upper() if slug else DASH
+
+
+def human_list(items: list[str]) -> str:
+    """a, b and c."""
+    items = list(items)
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+FILTERS = {
+    "tokens": tokens,
+    "rate": rate,
+    "dollars": dollars,
+    "latency": latency,
+    "seconds": seconds,
+    "joules": joules,
+    "millions": millions,
+    "power_source": power_source,
+    "context_tokens": context_tokens,
+    "percent": percent,
+    "ratio": ratio,
+    "engine_name": engine_name,
+    "precision_name": precision_name,
+    "human_list": human_list,
+}
