@@ -7,8 +7,7 @@ would), best of N passes over the site's pair, model and comparison cards, after
 that loads the fonts and the palette (the first card of a process: printed apart). Prints
 milliseconds per card (drawn together, as a build draws a chunk's: cards.card_pngs), split
 into drawing and encoding, and the PNGs' mean size; nothing is asserted (speed is not a
-test). docs/pages.md has the figures this measured. With --train,
-prints instead the code lengths of pngwrite.LENGTHS made from these cards.
+test). docs/pages.md has the figures this measured.
 """
 
 from __future__ import annotations
@@ -20,7 +19,6 @@ from pathlib import Path
 
 from sitegen.calc.tables import summarise
 from sitegen.cards import card as cards
-from sitegen.cards import pngwrite
 from sitegen.records import load_site
 from sitegen.render.content import load_content
 from sitegen.views import Sources
@@ -43,37 +41,18 @@ def site_cards(root: Path) -> list[cards.Card]:
     ]
 
 
-def train(all_cards: list[cards.Card]) -> None:
-    """pngwrite.LENGTHS from these cards' symbols: every symbol weighed at least 3 in
-    20,000, so that each has a code, and a code of at most 10 bits."""
-    counts = sum(pngwrite.symbol_counts(_rows(card)) for card in all_cards)
-    weights = (counts * 20_000 // counts.sum() + 3).tolist()
-    print("".join(f"{n:x}" for n in pngwrite.huffman_lengths(weights, 10)))
-
-
-def _rows(card: cards.Card):
-    cards.card_png(card)
-    return cards._canvas().rows
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("site", nargs="?", type=Path, default=FLAGSHIP)
     parser.add_argument("--repeat", type=int, default=10)
-    parser.add_argument(
-        "--train", action="store_true", help="print pngwrite.LENGTHS made from these cards"
-    )
     args = parser.parse_args()
     all_cards = site_cards(args.site)
-    if args.train:
-        train(all_cards)
-        return
     start = time.process_time()
     cards.card_png(all_cards[0])
     first = time.process_time() - start
     sizes = [len(cards.card_png(card)) for card in all_cards]
     encoding = 0.0
-    encode = pngwrite.png
+    encode = cards.png
 
     def timed_png(*a):
         nonlocal encoding
@@ -83,7 +62,7 @@ def main() -> None:
         return out
 
     best, best_encoding = float("inf"), 0.0
-    pngwrite.png = timed_png
+    cards.png = timed_png
     try:
         for _ in range(args.repeat):
             encoding = 0.0
@@ -93,7 +72,7 @@ def main() -> None:
             if took < best:
                 best, best_encoding = took, encoding
     finally:
-        pngwrite.png = encode
+        cards.png = encode
     n = len(all_cards)
     print(f"{n} cards; the first of the process: {first * 1000:.0f} ms")
     draw_ms, encode_ms = (best - best_encoding) / n * 1000, best_encoding / n * 1000

@@ -20,32 +20,19 @@ from .svg import Scale, coords, num
 LOG_PIECE = 0.05  # on a log axis, at most this many decades per drawn piece
 
 
-def hermite_cuts(
-    x0: float, x1: float, y0: float, y1: float, m0: float, m1: float, xs: Sequence[float]
-) -> list[tuple[float, float, float]]:
-    """(x, value, slope) at each of `xs` of the cubic Hermite through (x0, y0) and (x1, y1)
-    with slopes m0, m1: one piece's cuts in one loop (a chart's curves have some 20 cuts
-    each). The value by frontier.hermite_value's operations in its order, written out here
-    (a call a cut cost 6 us a curve): the line drawn is the one the ladder reads (a test)."""
+def hermite_slope(
+    x0: float, x1: float, y0: float, y1: float, m0: float, m1: float, x: float
+) -> float:
+    """The slope at x of frontier.hermite_value's cubic (the same arguments)."""
     h = x1 - x0
-    out = []
-    for x in xs:
-        t = (x - x0) / h
-        t2, t3 = t * t, t * t * t
-        value = (
-            (2 * t3 - 3 * t2 + 1) * y0
-            + (t3 - 2 * t2 + t) * h * m0
-            + (-2 * t3 + 3 * t2) * y1
-            + (t3 - t2) * h * m1
-        )
-        slope = (
-            (6 * t2 - 6 * t) * y0 / h
-            + (3 * t2 - 4 * t + 1) * m0
-            + (-6 * t2 + 6 * t) * y1 / h
-            + (3 * t2 - 2 * t) * m1
-        )
-        out.append((x, value, slope))
-    return out
+    t = (x - x0) / h
+    t2 = t * t
+    return (
+        (6 * t2 - 6 * t) * y0 / h
+        + (3 * t2 - 4 * t + 1) * m0
+        + (-6 * t2 + 6 * t) * y1 / h
+        + (3 * t2 - 2 * t) * m1
+    )
 
 
 def _cuts(a: float, b: float, log: bool) -> list[float]:
@@ -85,7 +72,8 @@ def _cuts_of(pts: tuple[tuple[float, float], ...], start: float, end: float, log
             continue
         at = _cuts(a, b, log)
         starts += range(len(cuts), len(cuts) + len(at) - 1)
-        cuts += hermite_cuts(xs[i], xs[i + 1], ys[i], ys[i + 1], tangents[i], tangents[i + 1], at)
+        piece = (xs[i], xs[i + 1], ys[i], ys[i + 1], tangents[i], tangents[i + 1])
+        cuts += [(x, frontier.hermite_value(*piece, x), hermite_slope(*piece, x)) for x in at]
     xs_cut, values, slopes = (
         (tuple(column) for column in zip(*cuts, strict=True)) if cuts else ((), (), ())
     )
@@ -145,4 +133,4 @@ def curve_path(
     return _smooth(pts, start, end, x, y)
 
 
-__all__ = ["curve_path", "hermite_cuts"]
+__all__ = ["curve_path", "hermite_slope"]

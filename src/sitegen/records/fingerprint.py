@@ -13,6 +13,7 @@ import functools
 import hashlib
 import importlib.metadata
 import os
+import zlib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,13 +32,14 @@ LIBRARIES = (
 
 @functools.cache
 def library_versions() -> tuple[str, ...]:
-    """name=version of each library that shapes the output."""
+    """name=version of each library that shapes the output, and of the zlib Python runs."""
     out = []
     for name in LIBRARIES:
         try:
             out.append(f"{name}={importlib.metadata.version(name)}")
         except importlib.metadata.PackageNotFoundError:
             out.append(f"{name}=none")
+    out.append(f"zlib={zlib.ZLIB_RUNTIME_VERSION}")  # the cards' PNG compressor (cards.png)
     return tuple(out)
 
 

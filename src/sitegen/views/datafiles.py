@@ -10,8 +10,6 @@ from collections.abc import Callable, Sequence
 from json.encoder import encode_basestring
 from typing import Any
 
-import orjson
-
 from ..calc.briefs import Brief
 from ..calc.energy import Energy
 from ..calc.envelope import Envelope
@@ -27,48 +25,9 @@ def pair_route(model: str, gpu: str) -> str:
     return f"models/{model}/{gpu}/"
 
 
-# json's text of a data file: compact, by the C encoder (an indent makes json use its
-# pure-Python one, ten times slower on a site of thousands of runs), no check for cycles
-_JSON = json.JSONEncoder(
-    ensure_ascii=False, separators=(",", ":"), default=str, check_circular=False
-).encode
-# what orjson writes otherwise than json: dataclasses and datetimes as json's default (str)
-_AS_JSON_DOES = orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_DATETIME
-_DIGITS = frozenset(b"0123456789")
-_IN_A_NUMBER = _DIGITS | {ord(".")}
-
-
-def _maybe_small(raw: bytes) -> bool:
-    """Whether orjson's text may hold a float under 1e-4, which it writes otherwise than json:
-    an exponent after a digit (1.5e-7), or a number from 0.0000 (0.00003). A string that
-    reads so, or 0.0000 inside a number (12161000.000000002), is looked at again: two
-    searches of the text in C, where a regular expression costs thirty times more."""
-    at = raw.find(b"e-")
-    while at > 0:  # (no JSON text starts with it)
-        if raw[at - 1] in _DIGITS:
-            return True
-        at = raw.find(b"e-", at + 2)
-    at = raw.find(b"0.0000")
-    while at != -1:
-        if at == 0 or raw[at - 1] not in _IN_A_NUMBER:
-            return True
-        at = raw.find(b"0.0000", at + 6)
-    return False
-
-
 def _compact(value: Any) -> str:
-    """_JSON(value), the same text, by orjson where it writes json's, in a tenth of the time:
-    where its text has no null (orjson writes NaN and the infinities as null, json as NaN
-    and Infinity) and no float under 1e-4 (1e-5 and 0.00001 where json writes 1e-05), and
-    where orjson can write it at all (not a lone surrogate, an integer past 64 bits, a key
-    that is not a string). A pair's data.json mostly is such a text."""
-    try:
-        raw = orjson.dumps(value, default=str, option=_AS_JSON_DOES)
-    except orjson.JSONEncodeError:
-        return _JSON(value)
-    if b"null" in raw or _maybe_small(raw):
-        return _JSON(value)
-    return raw.decode()
+    """Compact JSON text, non-ASCII characters as they are, what JSON lacks (a date) as its str."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
 
 
 def to_json(data: Any) -> str:
