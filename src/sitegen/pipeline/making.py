@@ -168,8 +168,8 @@ _JOBS: Sequence[Job] = ()
 def _make_chunk(bounds: Bounds) -> Made:
     """A worker's chunk of jobs, made with the cycle collector waiting until the chunk is
     done. A page's render makes many short-lived objects and few cycles; collecting along the
-    way walks them again and again (with the freeze in make_all: the 2,000-pair cold build of bench/scale.py in 43 s, not
-    54 s)."""
+    way walks them again and again (with the freeze in make_all: the 2,000-pair cold build
+    of bench/scale.py in 43 s, not 54 s)."""
     assert _MAKER is not None
     gc.disable()
     # a worker renders with each template as it first loaded it: Jinja would otherwise stat
