@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..cache.manifest import Manifest
 from ..layout import SiteLayout
@@ -13,6 +14,9 @@ from ..records import Problem, Problems, SiteError
 from ..records.fingerprint import scan_inputs
 from .jobcache import JobCache
 from .progress import Progress
+
+if TYPE_CHECKING:
+    from ..views.replan import LastPlan
 
 # made by outputs.py, which imports numpy, pyarrow and the templates: only when there is work
 _OUTPUTS = ("Rendered", "Reuse", "render_outputs", "render_site")
@@ -90,9 +94,10 @@ def _build(
         staging.previous = previous
         from .outputs import Reuse  # numpy, pyarrow, the templates: only for a build with work
 
-        reuse = Reuse(
-            last.records, lambda rel: rel in previous.entries and rel not in changed, last.checked
-        )
+        def intact(rel: str) -> bool:
+            return rel in previous.entries and rel not in changed
+
+        reuse = Reuse(last.records, intact, last.checked, _last_plan(last, intact), last.loaded)
     else:
         reuse = None
     from .outputs import render_outputs
@@ -110,11 +115,31 @@ def _build(
     if use_cache:
         written.manifest.write(site_root)
         warnings = tuple(rendered.problems.warnings)
-        records = JobCache(out.resolve(), rendered.jobs, inputs, warnings, rendered.checked)
+        plan = rendered.plan.to_json() if rendered.plan is not None else None
+        records = JobCache(
+            out.resolve(), rendered.jobs, inputs, warnings, rendered.checked, plan, rendered.read
+        )
         records.write(site_root)
     files = rendered.files
     pages = sum(1 for name in files if name.endswith(".html"))
     return BuildResult(out, pages, len(files), rendered.problems, written.rewritten, rendered.made)
+
+
+def _last_plan(last: JobCache, intact: Callable[[str], bool]) -> LastPlan | None:
+    """The last build's plan, of the jobs whose outputs are all still as it left them."""
+    from ..views.replan import LastPlan
+
+    if last.plan is None:
+        return None
+    keys_of = {
+        name: record.key
+        for name, record in last.records.items()
+        if all(map(intact, record.outputs))
+    }
+    try:
+        return LastPlan.from_json(last.plan, keys_of)
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return None  # not a plan this code wrote: every job is keyed anew
 
 
 def _nothing_to_do(out: Path, manifest: Manifest, last: JobCache) -> BuildResult:

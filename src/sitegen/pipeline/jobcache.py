@@ -3,6 +3,9 @@
 `.sitegen-cache/jobs.json` (a signed cache file, see cachefile.py) holds, per job of the plan,
 its key (the digest of its inputs, views.keys), the output files it wrote, its pages' sitemap
 rows and the chart cache entries its pages use, and names the output folder it describes.
+Beside them: the plan's index of what each job read (views.replan.LastPlan.to_json) and the
+digest of each data file the build loaded, from which the next build finds the jobs an
+edited run file feeds.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from ..layout import SiteLayout
 from ..records.problems import Problem, Row
 
 KIND = "jobs"
-VERSION = 2
+VERSION = 3
 NAME = "jobs.json"
 
 
@@ -36,6 +39,8 @@ class JobCache:
     inputs: str | None = None  # fingerprint.site_inputs of the build that wrote the records
     problems: tuple[Problem, ...] = ()  # the warnings that build reported
     checked: str | None = None  # output_paths.list_digest of its output paths (they passed)
+    plan: dict | None = None  # views.replan.LastPlan.to_json of its plan
+    loaded: dict[str, str] = field(default_factory=dict)  # data file -> digest of what it loaded
 
     @staticmethod
     def location(site_root: Path) -> Path:
@@ -69,9 +74,11 @@ class JobCache:
                 )
                 for file, line, row, field_, message, severity in data["problems"]
             )
+            plan = data["plan"] if isinstance(data["plan"], dict) else None
+            loaded = {str(name): str(digest) for name, digest in data["loaded"].items()}
         except (ValueError, KeyError, TypeError, AttributeError):
             return cls(out_dir)
-        return cls(out_dir, records, inputs, problems, checked)
+        return cls(out_dir, records, inputs, problems, checked, plan, loaded)
 
     @classmethod
     def forget(cls, site_root: Path) -> None:
@@ -95,5 +102,7 @@ class JobCache:
             "checked": self.checked,
             "problems": problems,
             "jobs": jobs,
+            "plan": self.plan,
+            "loaded": self.loaded,
         }
         write_signed(self.location(site_root), KIND, VERSION, value, nonfinite=False)

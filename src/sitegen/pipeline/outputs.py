@@ -37,6 +37,15 @@ class Reuse:
     # last good build in memory holds every output of its records)
     intact: Callable[[str], bool] | None
     checked: str | None = None  # output_paths.list_digest of the paths it checked and passed
+    plan: LastPlan | None = None  # its plan: what each job read, of the jobs that can be kept
+    read: dict[str, str] = field(default_factory=dict)  # data file -> digest, as it loaded them
+
+    def changed(self, read: dict[str, str]) -> set[str]:
+        """The data files whose bytes differ from those the last build loaded (or that it did
+        not load, or that are gone)."""
+        last = self.read
+        found = {name for name, digest in read.items() if last.get(name) != digest}
+        return found | (last.keys() - read.keys())
 
     def split(self, jobs: list[Job]) -> tuple[dict[str, JobRecord], list[Job]]:
         """The last build's records of the jobs whose key is unchanged and whose outputs are
@@ -81,6 +90,7 @@ class Rendered:
     fresh: dict[str, Any] = field(default_factory=dict)  # the outputs made this time (not KEPT)
     base_url: str = ""  # the site's, as its config has it
     read: dict[str, str] = field(default_factory=dict)  # data file -> digest of the bytes loaded
+    plan: LastPlan | None = None  # what each job read, for the next build's plan
 
 
 def render_outputs(
@@ -111,7 +121,7 @@ def render_outputs(
     progress = progress or Progress()
     # what loading made lives to the end; thawed when the build ends, also when it fails
     progress.phase("load")
-    before = memo.plan if memo else None
+    before = memo.plan if memo else reuse.plan if reuse else None
     if memo is not None:  # a build that fails before its plan is made leaves none
         memo.plan = None
     loaded = memo.loaded if memo else None
@@ -139,12 +149,17 @@ def render_outputs(
     nav_pages = sorted(content.pages)
     # tens of thousands of jobs and keys, no cycles; the summaries and the plan, too, live
     # until the build ends
-    keys = Keys(src, env, nav_pages, record=memo is not None)
-    reread = loaded.reread if loaded is not None else None
-    kept_job, stood = kept_jobs(before, src, keys, reread)
+    # each key records what it read: the next plan keeps the jobs that read nothing changed
+    keys = Keys(src, env, nav_pages, record=memo is not None or use_cache)
+    if loaded is not None:
+        changed_runs = loaded.reread
+    else:
+        changed_runs = reuse.changed(site.digests) if reuse is not None else None
+    kept_job, stood = kept_jobs(before, src, keys, changed_runs)
     jobs = plan_jobs(src, keys, kept_job)
+    plan = last_plan(src, keys, jobs, stood) if keys.recording else None
     if memo is not None:
-        memo.plan = last_plan(src, keys, jobs, stood)
+        memo.plan = plan
     kept, to_make = reuse.split(jobs) if reuse is not None else ({}, list(jobs))
     cache = ChartCache.for_site(site_root) if use_cache else ChartCache(None)
     shared = {"site": site.config, "nav_pages": nav_pages}
@@ -184,7 +199,15 @@ def render_outputs(
     files.update(fresh)
     made_jobs = tuple(job.name for job in to_make)
     return Rendered(
-        files, problems, records, made_jobs, checked, fresh, site.config.base_url, site.digests
+        files,
+        problems,
+        records,
+        made_jobs,
+        checked,
+        fresh,
+        site.config.base_url,
+        site.digests,
+        plan,
     )
 
 

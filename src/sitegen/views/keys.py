@@ -10,6 +10,7 @@ mean equal outputs, so a build can keep the last output of a job whose key did n
 from __future__ import annotations
 
 import functools
+from collections.abc import Collection
 from typing import Any, NamedTuple
 
 import jinja2
@@ -34,6 +35,16 @@ def _references(env: jinja2.Environment, source: str) -> tuple[str | None, ...]:
     return tuple(jinja2.meta.find_referenced_templates(env.parse(source)))
 
 
+def pair_read(model: str, gpu: str) -> str:
+    """What a key that reads a pair's run files records it read (slugs hold no colon)."""
+    return f"pair:{model}:{gpu}"
+
+
+def facts_read(model: str) -> str:
+    """What a key that reads a model's runs' feed facts records it read."""
+    return f"facts:{model}"
+
+
 class KeysFound(NamedTuple):
     """What one plan's keys found: pair digests, models' feed facts, the templates keys were
     made with, and what each key read (Keys.reads)."""
@@ -41,13 +52,13 @@ class KeysFound(NamedTuple):
     pairs: dict[tuple[str, str], str]
     facts: dict[str, str]
     used: set[str]
-    reads: dict[str, frozenset]
+    reads: dict[str, Collection[str]]
 
 
 class Keys:
     """Key makers for one plan's jobs. With `record`, each key made is kept with what of the
     runs it read (`reads`: the pairs and the run files whose digest went into it, and the
-    models whose runs' feed facts did, as ("facts", model)), which the preview's next plan
+    models whose runs' feed facts did: `pair_read`, `facts_read`), which the preview's next plan
     asks (views.replan)."""
 
     def __init__(
@@ -62,7 +73,7 @@ class Keys:
         self._pairs: dict[tuple[str, str], str] = {}
         self._facts: dict[str, str] = {}  # model -> its runs' feed facts
         self.used: set[str] = set()  # the templates keys were made with
-        self.reads: dict[str, frozenset] = {}  # key -> the pairs, run files, models it read
+        self.reads: dict[str, Collection[str]] = {}  # key -> the run files, pairs, models it read
         self._reading: set | None = set() if record else None
 
     def of(self, kind: str, template: str | None, *parts: Any) -> str:
@@ -75,6 +86,11 @@ class Keys:
                 self.used.add(template)
         return key
 
+    @property
+    def recording(self) -> bool:
+        """Whether each key keeps what it read."""
+        return self._reading is not None
+
     def found(self) -> KeysFound:
         """What this plan's keys found, for the next plan to carry (nothing of the sources)."""
         return KeysFound(self._pairs, self._facts, self.used, self.reads)
@@ -82,8 +98,8 @@ class Keys:
     def carry(self, last: KeysFound, stale: set) -> None:
         """The last plan's pair digests and models' feed facts, but the `stale` ones (of what
         a rebuild read again), taken as this plan's; its templates as used by this one."""
-        self._pairs = {k: v for k, v in last.pairs.items() if k not in stale}
-        self._facts = {k: v for k, v in last.facts.items() if ("facts", k) not in stale}
+        self._pairs = {k: v for k, v in last.pairs.items() if pair_read(*k) not in stale}
+        self._facts = {k: v for k, v in last.facts.items() if facts_read(k) not in stale}
         self.used.update(last.used)  # a kept job's key was made with them
 
     def template(self, name: str) -> str:
@@ -120,7 +136,7 @@ class Keys:
         order: a feed whose runs' facts did not change is the same feed, whatever their
         figures are. Made once per plan."""
         if self._reading is not None:
-            self._reading.add(("facts", model))
+            self._reading.add(facts_read(model))
         if model not in self._facts:
             self._facts[model] = _h([entry_facts(r) for r in self.src.runs_of_model(model)])
         return self._facts[model]
@@ -128,7 +144,7 @@ class Keys:
     def pair(self, model: str, gpu: str) -> str:
         """Every run file of a model x GPU: its summaries are a function of these alone."""
         if self._reading is not None:
-            self._reading.add((model, gpu))
+            self._reading.add(pair_read(model, gpu))
         if (model, gpu) not in self._pairs:
             runs = self.src.runs_of.get((model, gpu), [])
             self._pairs[(model, gpu)] = _h(sorted(map(self.src.site.run_identity, runs)))
