@@ -1,6 +1,6 @@
 """Cache files beside the site: plain JSON behind a header that names and signs the body.
 
-The signature is an HMAC under a key of the user who builds (cachetrust), so a file whose
+The signature is an HMAC under a key of the user who builds (cache/trust.py), so a file whose
 header does not match its body (truncated, edited, from another version, or written on another
 machine and restored here) reads as None: a cache is rebuilt, never trusted. Nothing here can
 run code on reading (no pickle). Without a key nothing is written. A file that cannot be

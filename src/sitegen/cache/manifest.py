@@ -5,7 +5,7 @@ file, the digest of its bytes and the size and modification time it had when wri
 whose new bytes have the same digest, and which is still on disk as it was left, is not
 written: it stays where it is (or, when the output is swapped whole, is carried over by a hard
 link), same bytes, same mtime. The manifest is a
-signed cache file (cachefile.py: an HMAC under this user's key) naming the output folder it
+signed cache file (cache/files.py: an HMAC under this user's key) naming the output folder it
 describes; a truncated, edited, foreign, unreadable or restored-from-elsewhere manifest is
 ignored (every file is then written), never trusted.
 """
@@ -102,7 +102,7 @@ class Manifest:
         try:
             if data.get("out") != str(out_dir.resolve()):
                 return empty  # the manifest of another output folder
-            # a signed file (cachefile.py) holds only what write() wrote: four columns of one
+            # a signed file (cache/files.py) holds only what write() wrote: four columns of one
             # length, a file a row (67,800 rows made in half the time a mapping of lists takes)
             columns = [data[name] for name in COLUMNS]
             if not all(type(c) is list and len(c) == len(columns[0]) for c in columns):

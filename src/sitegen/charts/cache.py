@@ -1,7 +1,7 @@
 """A chart cache on disk, keyed by the hash of the chart's data and of the drawing code.
 
 An unchanged chart is never drawn twice, across builds too. Each entry starts with a header
-naming its key and an HMAC of key and body under this user's key (cachetrust), so an entry
+naming its key and an HMAC of key and body under this user's key (cache/trust.py), so an entry
 that is truncated, edited or written elsewhere (a restored cache) is drawn again rather than
 inlined into a page; a cache folder that is missing, unreadable, read-only or a link only
 costs the drawing time.

@@ -122,7 +122,7 @@ class Staging:
         new_digest = digest(data)
         if rel != MARKER and self.previous.unchanged(rel, new_digest) is not None:
             return Stored(self.previous.entries[rel], staged=False)
-        if not _safe(rel):  # output_paths refuses it, and the build, before any commit
+        if not _safe(rel):  # output/paths.py refuses it, and the build, before any commit
             return Stored(Entry(new_digest, len(data), 0), staged=False)
         with _as_output_error():
             info = self._write(rel, data)
@@ -299,7 +299,7 @@ def _is_folder(path: Path) -> bool:
 
 
 def _safe(rel: str) -> bool:
-    """A path output_paths takes (so that writing it stays inside the staging folder)."""
+    """A path output/paths.py takes (so that writing it stays inside the staging folder)."""
     from .paths import shape_problem
 
     return not shape_problem(rel)[0]

@@ -1,6 +1,6 @@
 """What each job of the last build made, so that the next build can keep it without making it.
 
-`.sitegen-cache/jobs.json` (a signed cache file, see cachefile.py) holds, per job of the plan,
+`.sitegen-cache/jobs.json` (a signed cache file, see cache/files.py) holds, per job of the plan,
 its key (the digest of its inputs, views.keys), the output files it wrote, its pages' sitemap
 rows and the chart cache entries its pages use, and names the output folder it describes.
 Beside them: the plan's index of what each job read (views.replan.LastPlan.to_json) and the
@@ -38,7 +38,7 @@ class JobCache:
     records: dict[str, JobRecord] = field(default_factory=dict)
     inputs: str | None = None  # fingerprint.site_inputs of the build that wrote the records
     problems: tuple[Problem, ...] = ()  # the warnings that build reported
-    checked: str | None = None  # output_paths.list_digest of its output paths (they passed)
+    checked: str | None = None  # output.paths.list_digest of its output paths (they passed)
     plan: dict | None = None  # views.replan.LastPlan.to_json of its plan
     loaded: dict[str, str] = field(default_factory=dict)  # data file -> digest of what it loaded
 
@@ -56,7 +56,7 @@ class JobCache:
         try:
             if data.get("out") != str(out_dir):
                 return cls(out_dir)
-            # a signed file (cachefile.py) holds only what write() wrote: its shape is checked,
+            # a signed file (cache/files.py) holds only what write() wrote: its shape is checked,
             # its strings are as written
             records = {
                 name: JobRecord(key, tuple(outputs), tuple(map(tuple, rows)), tuple(charts))

@@ -36,7 +36,7 @@ class Reuse:
     # is this output of the last build still as it left it? None: every one is (the preview's
     # last good build in memory holds every output of its records)
     intact: Callable[[str], bool] | None
-    checked: str | None = None  # output_paths.list_digest of the paths it checked and passed
+    checked: str | None = None  # output.paths.list_digest of the paths it checked and passed
     plan: LastPlan | None = None  # its plan: what each job read, of the jobs that can be kept
     read: dict[str, str] = field(default_factory=dict)  # data file -> digest, as it loaded them
 

@@ -4,7 +4,7 @@ The digest covers the bytes of every file a build can read (sitegen.yaml, data/,
 site's templates/ and the built-in theme), sitegen's own code and the versions of the libraries
 that shape its output, and the options that change what a build does. A file whose stat is the
 one recorded by an earlier build is taken at its recorded digest without being read
-(filedigests): a build with nothing to do stats the site's files, it does not read them.
+(cache/digests.py): a build with nothing to do stats the site's files, it does not read them.
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ class InputScan:
     digest: str | None
     files: dict[str, str | None]  # site file name -> the digest of its bytes, in the walks' order
     plain: bool  # no link was met: each file was found once, under its one name
-    # what the digest is made of beside the files, for `completed` (not sent by the survey)
+    # what the digest is made of beside the files, for `completed`
     head: bytes = field(default=b"", compare=False)
     theme: tuple[tuple[str, str], ...] = field(default=(), compare=False)
 
@@ -104,19 +104,6 @@ class InputScan:
                 continue
             found.append(name)
         return found
-
-    @classmethod
-    def from_json(cls, value: object) -> InputScan | None:
-        """A scan sent as JSON ({"digest", "files", "plain"}, as the survey's child sends
-        it); None for anything else."""
-        if not isinstance(value, dict) or not isinstance(value.get("digest"), str):
-            return None
-        files, plain = value.get("files"), value.get("plain")
-        if not isinstance(files, dict) or not isinstance(plain, bool):
-            return None
-        if not all(isinstance(k, str) and isinstance(v, str) for k, v in files.items()):
-            return None
-        return cls(value["digest"], files, plain)
 
 
 def site_inputs(site_root: Path, options: str, stat_first: bool = True) -> str | None:

@@ -11,7 +11,7 @@ import stat
 import time
 from collections import defaultdict
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
@@ -22,15 +22,13 @@ from ..layout import SiteLayout
 from . import columnar, parquet, readbatch, schema, sitefiles
 from .checker import SLUG, Checker
 from .columnar import ConfigTable
+from .fingerprint import InputScan
 from .loadcache import Clean, Listing, LoadCache, LoadMemo, cache_key
 from .model import Catalogs, Run, Site, SweepRun
 from .parsecache import ParseCache
 from .problems import WARNING, Problem, Problems
 from .readbatch import EMPTY, Done, Hit, Other, parse_bytes, read_bytes
 from .yamlpos import Document
-
-if TYPE_CHECKING:  # fingerprint imports the renderer, which imports records
-    from .fingerprint import InputScan
 
 # plain sweeps are screened this many files at a time: all of a big site's parsed documents at
 # once would take gigabytes; the table holds their configs in a fraction of that

@@ -138,7 +138,7 @@ def _assets(site_root: Path) -> dict[str, Path]:
 
 
 def asset_names(site_root: Path) -> list[str]:
-    """The output paths of the assets, for the checks of output_paths."""
+    """The output paths of the assets, for the checks of output/paths.py."""
     return sorted(_assets(site_root))
 
 
