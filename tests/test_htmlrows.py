@@ -12,16 +12,14 @@ from markupsafe import Markup
 
 from conftest import REPO
 from sitegen.calc.tables import summarise
-from sitegen.charts.frontier_chart import point_figures
 from sitegen.records import Gpu, Problems, load_site
 from sitegen.render.content import load_content
 from sitegen.render.display import dollars, latency, rate, ratio, tokens
 from sitegen.render.environment import environment
 from sitegen.render.htmlrows import escaped, html
-from sitegen.views import Keys, Sources, compare_route, plan_jobs
+from sitegen.views import Keys, Sources, plan_jobs
 from sitegen.views.model import envelope_rows, grid, winners
 from sitegen.views.overview import board_rows_html
-from sitegen.views.pair import point_rows
 
 
 @dataclass(frozen=True)
@@ -40,57 +38,6 @@ def _jinja(source: str, **values) -> str:
 )
 def test_text_prints_a_value_as_autoescape_does(value):
     assert escaped(value) == _jinja("{{ v }}", v=value)
-
-
-# the loop _frontier.html had, before its rows were written in Python
-POINT_ROWS_LOOP = """{% for p in rows %}
-        <tr><th scope="row">{{ p.curve }}</th><td class="num">{{ p.concurrency }}</td><td>{{ p.parallelism }}</td><td class="num">{{ p.gpus }}</td><td class="num">{{ p.interactivity | rate }}</td><td class="num">{{ p.throughput_per_gpu | tokens }}</td><td class="num">{{ p.ttft_ms | latency }}</td><td class="num">{{ p.tpot_ms | latency }}</td><td><a href="{{ url('runs/' ~ p.run ~ '/') }}">Run of {{ p.date }}</a></td></tr>
-{% endfor %}"""  # noqa: E501
-
-
-def _point(run: str, concurrency: int, parallelism: str, x: float, y: float) -> dict:
-    """A point as frontier_chart_data gives it, its figures written as its tip writes them."""
-    point = {
-        "interactivity": x,
-        "throughput_per_gpu": y,
-        "concurrency": concurrency,
-        "gpus": 8,
-        "tp": 8,
-        "ttft_ms": 325.4,
-        "tpot_ms": 1000 / x,
-        "run": run,
-        "parallelism": parallelism,
-        "date": "2026-05-27",
-    }
-    return dict(point, figures=point_figures(point))
-
-
-def test_the_pair_pages_point_rows_are_the_templates_loop():
-    data = {
-        "curves": [
-            {
-                "engine": "sglang",
-                "precision": "fp4",
-                "points": [
-                    _point("m-g-a", 128, "TP8", 56.2208, 3598.1),
-                    _point("m-g-a", 1, "TP4 & <x>", 8.4, 95.25),
-                ],
-            },
-            {
-                "engine": "vllm",
-                "precision": "fp8",
-                "points": [_point("m-g-b", 64, "TP2 x DP4", 140.0, 12.5)],
-            },
-        ]
-    }
-    rows = [
-        dict(p, curve=name)
-        for c, name in zip(data["curves"], ["SGLang FP4", "vLLM FP8"], strict=True)
-        for p in c["points"]
-    ]
-    expected = _jinja(POINT_ROWS_LOOP, rows=rows, page=_Page("models/m/g/"))
-    assert point_rows(data, "models/m/g/") + "\n" == expected
-    assert "&amp; &lt;x&gt;" in expected and "../../../runs/m-g-b/" in expected
 
 
 @settings(max_examples=300)
@@ -166,23 +113,6 @@ def test_model_page_rows_are_the_templates_loops(site_views):
             }
             for name in data:
                 assert _printed(w[name]) == _loop(name, page, w=data), (page.route, name)
-
-
-def test_pair_page_rows_are_the_templates_loops(site_views):
-    src, pages = site_views
-    pairs = [p for p in pages if p.template == "pair.html"]
-    assert any(w["history"] for p in pairs for w in p.view.workloads)
-    for page in pairs:
-        view = page.view
-        expected = _loop("runs", page, runs=view.runs, main=view.main)
-        assert _printed(view.run_rows) == expected, page.route
-        for w in view.workloads:
-            if w["history"]:
-                assert _printed(w["history_rows"]) == _loop("history", page, w=w), page.route
-        model, gpu = view.model.slug, view.gpu.slug
-        links = [(o, compare_route(gpu, o, model)) for o in src.gpus_of(model) if o != gpu]
-        expected = _loop("links", page, compare=links, gpu=view.gpu, gpus=src.site.gpus)
-        assert view.compare == expected, page.route
 
 
 @pytest.mark.parametrize(
