@@ -18,7 +18,6 @@ from sitegen.render.display import dollars, latency, rate, ratio, tokens
 from sitegen.render.environment import environment
 from sitegen.render.htmlrows import escaped, html
 from sitegen.views import Keys, Sources, plan_jobs
-from sitegen.views.model import envelope_rows, grid, winners
 from sitegen.views.overview import board_rows_html
 
 
@@ -97,22 +96,6 @@ def test_comparison_rows_are_the_templates_loop(site_views):
             sa, sb = w["summaries"]
             expected = _loop("compare", page, w=w, sa=sa, sb=sb, tier=src.tier)
             assert _printed(w["rung_rows"]) == expected, page.route
-
-
-def test_model_page_rows_are_the_templates_loops(site_views):
-    src, pages = site_views
-    models = {p.route: p for p in pages if p.template == "model.html"}
-    assert models
-    for model in src.models:
-        page = models[f"models/{model}/"]
-        for f, w in zip(src.fields(model), page.view.workloads, strict=True):
-            data = {
-                "grid": grid(src, f),
-                "winners": winners(src, f),
-                "points": envelope_rows(src, f),
-            }
-            for name in data:
-                assert _printed(w[name]) == _loop(name, page, w=data), (page.route, name)
 
 
 @pytest.mark.parametrize(

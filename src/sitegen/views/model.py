@@ -14,9 +14,7 @@ from ..charts import Chart, envelope_chart_data
 from ..charts.series import strongest
 from ..records.credits import Credit, credits_for
 from ..render import display
-from ..render.display import dollars, rate, tokens
-from ..render.environment import relative
-from ..render.htmlrows import engine_precision, escaped, html
+from ..render.htmlrows import html
 from .datafiles import model_json, pair_route, to_json
 from .page import DataFile, Page, Quote, View
 from .sources import Sources, compare_route
@@ -101,11 +99,11 @@ def workload_view(src: Sources, f: Field) -> dict:
         "chart": chart,
         "answer": answer(src, f),
         "answers": target_answers(src, f),
-        "grid": grid_rows(grid(src, f), f"models/{f.model}/"),
+        "grid": grid(src, f),
         "unreached": unreached(src, f),
         "best_where": best_where(src, f),
-        "winners": winner_rows(winners(src, f)),
-        "points": point_rows(envelope_rows(src, f)),
+        "winners": winners(src, f),
+        "points": envelope_rows(src, f),
     }
 
 
@@ -186,35 +184,6 @@ def grid(src: Sources, f: Field) -> list[dict]:
     return rows
 
 
-def grid_rows(rows: list[dict], page_route: str) -> Markup:
-    """The GPU x target table's rows (htmlrows.py), each GPU linked from `page_route`."""
-    lines = []
-    for row in rows:
-        href = escaped(relative(page_route, row["route"]))
-        name = escaped(row["gpu"].name)
-        lines.append(f'      <tr><th scope="row"><a href="{href}">{name}</a></th>')
-        lines += [f"        {_grid_cell(c)}" for c in row["cells"]]
-        lines.append("      </tr>")
-    return Markup("\n".join(lines))
-
-
-def _grid_cell(c: dict) -> str:
-    row = c["row"]
-    if row.throughput_per_gpu is None:
-        return '<td class="num reason">-</td>'
-    value = tokens(row.throughput_per_gpu)
-    if c["best"]:
-        value = f'<strong>{value}</strong> <span class="tag">fastest</span>'
-    cost = "no price"
-    if c["cost"] is not None:
-        cost = dollars(c["cost"]) + (' <span class="tag">cheapest</span>' if c["cheapest"] else "")
-    return (
-        f'<td class="num{" best" if c["best"] else ""}">{value}<br><span class="engine">'
-        f"{engine_precision(row.engine, row.precision)}</span><br>"
-        f'<span class="engine">{cost}</span></td>'
-    )
-
-
 def unreached(src: Sources, f: Field) -> list[str]:
     """Why a GPU's row has dashes: the first target it misses and its fastest config."""
     out = []
@@ -261,35 +230,6 @@ def winners(src: Sources, f: Field) -> list[dict]:
             }
         )
     return out
-
-
-def winner_rows(rows: list[dict]) -> Markup:
-    """The rows (htmlrows.py) of who makes up each GPU's envelope where."""
-    return Markup(
-        "\n".join(
-            f'        <tr><th scope="row">{escaped(row["gpu"].name)}</th><td>'
-            + "; ".join(
-                f"{escaped(label)} from {rate(start)} to {rate(end)}"
-                for label, start, end in row["stretches"]
-            )
-            + "</td></tr>"
-            for row in rows
-        )
-    )
-
-
-def point_rows(rows: list[dict]) -> Markup:
-    """The rows (htmlrows.py) of every point of every GPU's envelope."""
-    return Markup(
-        "\n".join(
-            f'        <tr><th scope="row">{escaped(p["gpu"].name)}</th>'
-            f"<td>{escaped(p['label'])}</td>"
-            f'<td class="num">{rate(p["interactivity"])}</td>'
-            f'<td class="num">{tokens(p["throughput_per_gpu"])}</td>'
-            f"<td>{'measured config' if p['measured'] else 'read off the curve'}</td></tr>"
-            for p in rows
-        )
-    )
 
 
 def envelope_rows(src: Sources, f: Field) -> list[dict]:
