@@ -87,17 +87,6 @@ def _printed(rows) -> str:
     return f"{rows}\n"  # the template prints the rows on a line of their own
 
 
-def test_comparison_rows_are_the_templates_loop(site_views):
-    src, pages = site_views
-    compared = [p for p in pages if p.template == "compare.html"]
-    assert compared
-    for page in compared:
-        for w in page.view.workloads:
-            sa, sb = w["summaries"]
-            expected = _loop("compare", page, w=w, sa=sa, sb=sb, tier=src.tier)
-            assert _printed(w["rung_rows"]) == expected, page.route
-
-
 @pytest.mark.parametrize(
     "values",
     [("a & b", 3), (Markup("<b>x</b>"), "<i>"), ("", 2.5), ("it's", Markup("&amp;"))],

@@ -12,12 +12,11 @@ from typing import Any
 from markupsafe import Markup
 
 from ..calc.standings import Pairing, pairings
-from ..calc.tables import LadderRow, WorkloadSummary
+from ..calc.tables import WorkloadSummary
 from ..charts import Chart, envelope_chart_data, envelope_series
 from ..records.credits import Credit, credits_for
 from ..render import display
-from ..render.display import dollars, rate, ratio, tokens
-from ..render.htmlrows import engine_precision, html
+from ..render.htmlrows import html
 from .datafiles import compare_text, pair_route
 from .page import DataFile, Page, Quote, View
 from .sources import Sources, compare_route
@@ -111,60 +110,9 @@ def workload_view(
         "workload": site.workloads[workload],
         "summaries": summaries,
         "rungs": rungs,
-        "rung_rows": rung_rows(src, rungs, summaries),
         "chart": chart,
         "notes": notes(src, sides, summaries, rungs),
     }
-
-
-def rung_rows(
-    src: Sources, rungs: tuple[Pairing, ...], summaries: list[WorkloadSummary | None]
-) -> Markup:
-    """The table of both GPUs at every target, as its rows (htmlrows.py); a GPU's cells are
-    written once per plan (Sources.per_row)."""
-    lines = []
-    for p in rungs:
-        shown = (
-            "-" if p.throughput_ratio is None else f"<strong>{ratio(p.throughput_ratio)}</strong>"
-        )
-        cells = [
-            src.per_row(_side_cells, row, src.tier) if row is not None else _unmeasured(s)
-            for row, s in ((p.a, summaries[0]), (p.b, summaries[1]))
-        ]
-        lines += [
-            f'      <tr><th scope="row">{rate(p.target)} tok/s</th>',
-            f'        <td class="num ratio">{shown}</td>',
-            *(f"        {throughput}" for throughput, _ in cells),
-            f'        <td class="num ratio">{ratio(p.cost_ratio.get(src.tier))}</td>',
-            *(f"        {cost}" for _, cost in cells),
-            "      </tr>",
-        ]
-    return Markup("\n".join(lines))
-
-
-def _unmeasured(summary: WorkloadSummary | None) -> tuple[str, str]:
-    """A side without a row: its workload not measured (or, measured, this target)."""
-    return f'<td class="num reason">{"not reached" if summary else "not measured"}</td>', (
-        '<td class="num">-</td>'
-    )
-
-
-def _side_cells(row: LadderRow, tier: str) -> tuple[str, str]:
-    """A GPU's two cells at one target: tokens/s per GPU, and $ per million tokens."""
-    reached = row.throughput_per_gpu is not None
-    if reached:
-        throughput = (
-            f'<td class="num">{tokens(row.throughput_per_gpu)}<br><span class="engine">'
-            f"{engine_precision(row.engine, row.precision)}</span></td>"
-        )
-    else:
-        throughput = '<td class="num reason">not reached</td>'
-    cost = (row.cost_per_million_tokens or {}).get(tier)
-    if cost is not None:
-        return throughput, f'<td class="num">{dollars(cost)}</td>'
-    if reached:
-        return throughput, '<td class="num"><span class="reason">no price</span></td>'
-    return throughput, '<td class="num">-</td>'
 
 
 def _names(sides: list[dict]) -> tuple[str, str]:
