@@ -17,7 +17,6 @@ from ..records import Problem, Problems
 from ..records.sitefiles import SiteFiles
 from ..records.yamlpos import ParseError, decode
 from .display import FILTERS
-from .htmlrows import energy_cell
 from .jsonhtml import json_for_html
 from .reproducible import NotReproducible, page_address, printable
 
@@ -104,7 +103,6 @@ def _environment(dirs: tuple[str, ...], _files: tuple[str, ...]) -> jinja2.Envir
     env.filters.update(FILTERS)
     env.filters["tojson"] = json_for_html  # the one way JSON goes into HTML
     env.globals["url"] = _url
-    env.globals["energy_cell_html"] = energy_cell  # _ladder.html's energy_cell macro
     return env
 
 
