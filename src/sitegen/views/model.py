@@ -14,9 +14,9 @@ from ..charts import Chart, envelope_chart_data
 from ..charts.series import strongest
 from ..records.credits import Credit, credits_for
 from ..render import display
-from ..render.htmlrows import html
 from .datafiles import model_json, pair_route, to_json
 from .page import DataFile, Page, Quote, View
+from .phrases import Phrase, stressed
 from .sources import Sources, compare_route
 
 
@@ -25,7 +25,8 @@ class ModelView(View):
     model: Any
     intro: Markup | None
     quote: Quote
-    answer: Markup | None  # the default workload's fastest and cheapest at the headline target
+    # the default workload's fastest and cheapest at the headline target (views/phrases.py)
+    answer: list[Phrase] | None
     workloads: list[dict]  # per workload, the default first (see workload_view)
     matrix_only: list[dict]  # GPUs with matrix runs only: gpu, route
     compare: list[dict]  # per GPU: gpu, links [(other GPU, route)]
@@ -107,40 +108,35 @@ def workload_view(src: Sources, f: Field) -> dict:
     }
 
 
-def answer(src: Sources, f: Field) -> Markup:
+def answer(src: Sources, f: Field) -> list[Phrase]:
     """The fastest and the cheapest GPU at the headline target, in a sentence."""
     site, tier = src.site, src.tier
-    target = site.config.headline_interactivity
+    target = display.rate(site.config.headline_interactivity)
     workload = site.workloads[f.workload].name
     head = f.headline
     if head.best is None:
-        return html(
-            "No GPU reaches {} tokens/s per user on the {} workload.",
-            display.rate(target),
-            workload,
-        )
+        return [Phrase(f"No GPU reaches {target} tokens/s per user on the {workload} workload.")]
     row = head.by_gpu[head.best]
-    text = html(
-        "At {} tokens/s per user on {}, <strong>{} serves the most: {} tokens/s per GPU</strong> "
-        "({} {}).",
-        display.rate(target),
-        workload,
-        site.gpus[head.best].name,
-        display.tokens(row.throughput_per_gpu),
-        display.engine_name(row.engine),
-        display.precision_name(row.precision),
-    )
+    text = [
+        Phrase(f"At {target} tokens/s per user on {workload}, "),
+        stressed(
+            f"{site.gpus[head.best].name} serves the most: "
+            f"{display.tokens(row.throughput_per_gpu)} tokens/s per GPU"
+        ),
+        Phrase(f" ({display.engine_name(row.engine)} {display.precision_name(row.precision)})."),
+    ]
     cheap = head.cheapest.get(tier)
     if cheap is not None:
         cost = (head.by_gpu[cheap].cost_per_million_tokens or {})[tier]
-        text += html(
-            " The cheapest per million tokens is <strong>{} at {}</strong> ({} pricing).",
-            site.gpus[cheap].name,
-            display.dollars(cost),
-            src.quote.tier_label,
-        )
+        text += [
+            Phrase(" The cheapest per million tokens is "),
+            stressed(f"{site.gpus[cheap].name} at {display.dollars(cost)}"),
+            Phrase(f" ({src.quote.tier_label} pricing)."),
+        ]
     else:
-        text += html(" No {} price is known for the GPUs that reach it.", src.quote.tier_label)
+        text.append(
+            Phrase(f" No {src.quote.tier_label} price is known for the GPUs that reach it.")
+        )
     return text
 
 
