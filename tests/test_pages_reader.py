@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 from conftest import html_text
-from sitegen.layout import theme_dir
 from sitegen.pipeline.build import render_site
 
 KIMI = "models/kimi-k3.1-pro/mi355x/"
@@ -224,21 +223,6 @@ def test_dates_do_not_break_at_their_hyphens(pages):
 def test_browse_links_are_told_apart(pages):
     browse = re.search(r'<section class="browse">(.*?)</section>', pages["index.html"], re.S)
     assert "</a> &middot; <a" in browse.group(1)
-
-
-def test_pages_are_ascii_where_their_data_is(flagship_files, pages):
-    # the theme writes its own signs as entities (&middot;, &rsaquo;, &rarr;): a page whose data
-    # is ASCII is then an ASCII string, which Jinja joins and encodes as fast as bytes, where a
-    # single "›" would make every page two bytes a character (docs/performance.md)
-    for template in theme_dir().rglob("*.html"):
-        text = template.read_text(encoding="utf-8")
-        assert text.isascii(), (template.name, sorted({c for c in text if not c.isascii()}))
-    # a page's other characters are those of the site's data and copy, never the theme's own
-    root = flagship_files[0]
-    inputs = [root / "sitegen.yaml", *(root / "data").rglob("*"), *(root / "content").rglob("*")]
-    given = {c for path in inputs if path.is_file() for c in path.read_bytes().decode("utf-8")}
-    for name, html in pages.items():
-        assert {c for c in html if not c.isascii()} <= given, name
 
 
 def test_one_phrase_row_labels_do_not_wrap(files):

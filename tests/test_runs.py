@@ -257,8 +257,8 @@ def test_failed_config_is_listed(make_site):
 
 
 def test_the_configs_table_escapes_what_a_record_says(make_site):
-    """The table's rows are written in Python (runs.SweepReport.rows_html), escaped as the
-    template escaped them; a failed config's row is marked."""
+    """A record's text shows in the configs table as text, never as markup; a failed config's
+    row is marked."""
     from conftest import config, sweep
 
     odd = config(8, 64, 1000.0, 100.0, spec_decoding="<b>&\"q'</b>")

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import functools
+import operator
 import posixpath
 import traceback
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
 from urllib.parse import urlsplit
@@ -17,7 +19,6 @@ from ..records import Problem, Problems
 from ..records.sitefiles import SiteFiles
 from ..records.yamlpos import ParseError, decode
 from .display import FILTERS
-from .htmlrows import energy_cell
 from .jsonhtml import json_for_html
 from .reproducible import NotReproducible, page_address, printable
 
@@ -71,12 +72,12 @@ def _relpath(path: str, start: str) -> str:
     return "/".join((*([".."] * (len(here) - common)), *to[common:])) or "."
 
 
-@jinja2.pass_context
-def _url(context: jinja2.runtime.Context, to_path: str) -> str:
-    page = context["page"]
+def page_links(page: Renderable, site: Any) -> Callable[[str], str]:
+    """`url(to_path)` for the links of one page: relative to its folder. `site`: the site's
+    config (the 404 page's links start at the path of its base_url)."""
     if page.filename == "404.html":  # served at any depth: links from the site's root path
-        return urlsplit(context["site"].base_url).path + to_path
-    return relative(page.route, to_path)
+        return functools.partial(operator.add, urlsplit(site.base_url).path)
+    return functools.partial(relative, page.route)
 
 
 def environment(site_root: Path) -> jinja2.Environment:
@@ -103,8 +104,6 @@ def _environment(dirs: tuple[str, ...], _files: tuple[str, ...]) -> jinja2.Envir
     )
     env.filters.update(FILTERS)
     env.filters["tojson"] = json_for_html  # the one way JSON goes into HTML
-    env.globals["url"] = _url
-    env.globals["energy_cell_html"] = energy_cell  # _ladder.html's energy_cell macro
     return env
 
 
@@ -148,9 +147,12 @@ def asset_files(site_root: Path) -> dict[str, bytes]:
 
 
 class Renderable(Protocol):
-    """What a page gives the renderer: its template, its path and the template's variables."""
+    """What a page gives the renderer: its template, its place (its links are relative to its
+    folder) and the template's variables."""
 
     template: str
+    route: str
+    filename: str
     path: str
     context: dict[str, Any]
 
@@ -161,7 +163,10 @@ def render_page(env: jinja2.Environment, page: Renderable, globals_: dict) -> st
     template = env.get_template(page.template)
     # The collector would scan the many young objects of a render again and again, though
     # they die with it (about a fifth of rendering's CPU): it waits until the page is made.
-    html = template.render(page=page, **globals_, **page.context)
+    # url() is the page's own: a function of the environment would need the page from the
+    # context, and Jinja makes a new context for each such call in a loop (some 5 us a link)
+    links = page_links(page, globals_.get("site"))
+    html = template.render(page=page, url=links, **globals_, **page.context)
     if (shown := page_address(html)) is not None:
         exc = NotReproducible(
             f"the page {page.path} shows an object's memory address, which changes from build "

@@ -9,17 +9,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from markupsafe import Markup
-
 from ..calc.standings import Pairing, pairings
-from ..calc.tables import LadderRow, WorkloadSummary
+from ..calc.tables import WorkloadSummary
 from ..charts import Chart, envelope_chart_data, envelope_series
 from ..records.credits import Credit, credits_for
 from ..render import display
-from ..render.display import dollars, rate, ratio, tokens
-from ..render.htmlrows import engine_precision, html
 from .datafiles import compare_text, pair_route
 from .page import DataFile, Page, Quote, View
+from .phrases import Phrase, plain, stressed
 from .sources import Sources, compare_route
 
 
@@ -27,7 +24,7 @@ from .sources import Sources, compare_route
 class CompareView(View):
     model: Any
     sides: list[dict]  # per GPU (a, b): gpu, route, summaries by workload
-    verdict: Markup
+    verdict: list[Phrase]  # the answer in a sentence or three (views/phrases.py)
     workloads: list[dict]  # per workload either side measured, the default first
     quote: Quote
     description: str
@@ -111,60 +108,9 @@ def workload_view(
         "workload": site.workloads[workload],
         "summaries": summaries,
         "rungs": rungs,
-        "rung_rows": rung_rows(src, rungs, summaries),
         "chart": chart,
         "notes": notes(src, sides, summaries, rungs),
     }
-
-
-def rung_rows(
-    src: Sources, rungs: tuple[Pairing, ...], summaries: list[WorkloadSummary | None]
-) -> Markup:
-    """The table of both GPUs at every target, as its rows (htmlrows.py); a GPU's cells are
-    written once per plan (Sources.per_row)."""
-    lines = []
-    for p in rungs:
-        shown = (
-            "-" if p.throughput_ratio is None else f"<strong>{ratio(p.throughput_ratio)}</strong>"
-        )
-        cells = [
-            src.per_row(_side_cells, row, src.tier) if row is not None else _unmeasured(s)
-            for row, s in ((p.a, summaries[0]), (p.b, summaries[1]))
-        ]
-        lines += [
-            f'      <tr><th scope="row">{rate(p.target)} tok/s</th>',
-            f'        <td class="num ratio">{shown}</td>',
-            *(f"        {throughput}" for throughput, _ in cells),
-            f'        <td class="num ratio">{ratio(p.cost_ratio.get(src.tier))}</td>',
-            *(f"        {cost}" for _, cost in cells),
-            "      </tr>",
-        ]
-    return Markup("\n".join(lines))
-
-
-def _unmeasured(summary: WorkloadSummary | None) -> tuple[str, str]:
-    """A side without a row: its workload not measured (or, measured, this target)."""
-    return f'<td class="num reason">{"not reached" if summary else "not measured"}</td>', (
-        '<td class="num">-</td>'
-    )
-
-
-def _side_cells(row: LadderRow, tier: str) -> tuple[str, str]:
-    """A GPU's two cells at one target: tokens/s per GPU, and $ per million tokens."""
-    reached = row.throughput_per_gpu is not None
-    if reached:
-        throughput = (
-            f'<td class="num">{tokens(row.throughput_per_gpu)}<br><span class="engine">'
-            f"{engine_precision(row.engine, row.precision)}</span></td>"
-        )
-    else:
-        throughput = '<td class="num reason">not reached</td>'
-    cost = (row.cost_per_million_tokens or {}).get(tier)
-    if cost is not None:
-        return throughput, f'<td class="num">{dollars(cost)}</td>'
-    if reached:
-        return throughput, '<td class="num"><span class="reason">no price</span></td>'
-    return throughput, '<td class="num">-</td>'
 
 
 def _names(sides: list[dict]) -> tuple[str, str]:
@@ -229,34 +175,33 @@ def _pick(workloads: list[dict]) -> dict | None:
     return both[0] if both else None
 
 
-def _sentence(src: Sources, sides: list[dict], p: Pairing, where: Markup) -> Markup:
+def _sentence(src: Sources, sides: list[dict], p: Pairing, where: str) -> list[Phrase]:
     """ "<where>, X serves Rx the tokens/s per GPU of Y, at Cx the cost per million tokens"."""
     tier = src.tier
     a_first = p.throughput_ratio is not None and p.throughput_ratio >= 1
     lead, trail = (0, 1) if a_first else (1, 0)
     rows = (p.a, p.b)
     r = rows[lead].throughput_per_gpu / rows[trail].throughput_per_gpu
-    text = html(
-        "{}, <strong>{} serves {} the tokens/s per GPU of {}</strong>",
-        where,
-        sides[lead]["gpu"].name,
-        display.ratio(r),
-        sides[trail]["gpu"].name,
-    )
+    lead_name, trail_name = sides[lead]["gpu"].name, sides[trail]["gpu"].name
+    text = [
+        Phrase(f"{where}, "),
+        stressed(f"{lead_name} serves {display.ratio(r)} the tokens/s per GPU of {trail_name}"),
+    ]
     cost = [(row.cost_per_million_tokens or {}).get(tier) for row in rows]
     if None not in cost:
-        text += html(
-            ", at <strong>{} the cost per million tokens</strong> ({} pricing).",
-            display.ratio(cost[lead] / cost[trail]),
-            src.quote.tier_label,
-        )
+        text += [
+            Phrase(", at "),
+            stressed(f"{display.ratio(cost[lead] / cost[trail])} the cost per million tokens"),
+            Phrase(f" ({src.quote.tier_label} pricing)."),
+        ]
     else:
         unpriced = [s["gpu"].name for s, c in zip(sides, cost, strict=True) if c is None]
-        text += html(
-            ". {} {} no known {} price, so the costs are not compared.",
-            display.human_list(unpriced),
-            "has" if len(unpriced) == 1 else "have",
-            src.quote.tier_label,
+        has = "has" if len(unpriced) == 1 else "have"
+        text.append(
+            Phrase(
+                f". {display.human_list(unpriced)} {has} no known {src.quote.tier_label} price, "
+                "so the costs are not compared."
+            )
         )
     return text
 
@@ -285,7 +230,7 @@ def spread(sides: list[dict], rungs: tuple[Pairing, ...]) -> str:
     )
 
 
-def verdict(src: Sources, sides: list[dict], workloads: list[dict]) -> Markup:
+def verdict(src: Sources, sides: list[dict], workloads: list[dict]) -> list[Phrase]:
     """The answer at the headline target on the default workload, and what to read if it
     cannot be given there."""
     a, b = _names(sides)
@@ -297,49 +242,49 @@ def verdict(src: Sources, sides: list[dict], workloads: list[dict]) -> Markup:
             else f"{s['gpu'].name} has no concurrency sweep"
             for s in sides
         ]
-        return html(
-            "No workload was measured on both GPUs ({}), so they cannot be compared.",
-            "; ".join(ran),
-        )
+        return [
+            Phrase(
+                f"No workload was measured on both GPUs ({'; '.join(ran)}), so they cannot be "
+                "compared."
+            )
+        ]
     name = w["workload"].name
     target = src.site.config.headline_interactivity
     at = next(p for p in w["rungs"] if p.target == target)
+    after = Phrase(" " + spread(sides, w["rungs"]))
     if at.throughput_ratio is not None:
-        where = html("At {} tok/s per user on {}", display.rate(target), name)
-        return _sentence(src, sides, at, where) + Markup(" ") + spread(sides, w["rungs"])
+        where = f"At {display.rate(target)} tok/s per user on {name}"
+        return [*_sentence(src, sides, at, where), after]
     reached = [
         s["gpu"].name for s, row in zip(sides, (at.a, at.b), strict=True) if row.throughput_per_gpu
     ]
     if reached:
         only = 0 if at.a.throughput_per_gpu is not None else 1
         row = at.a if only == 0 else at.b
-        text = html(
-            "At {} tok/s per user on {}, <strong>only {} reaches the target</strong>: {} tokens/s "
-            "per GPU; no {} config is that fast.",
-            display.rate(target),
-            name,
-            reached[0],
-            display.tokens(row.throughput_per_gpu),
-            (b if only == 0 else a),
-        )
+        text = [
+            Phrase(f"At {display.rate(target)} tok/s per user on {name}, "),
+            stressed(f"only {reached[0]} reaches the target"),
+            Phrase(
+                f": {display.tokens(row.throughput_per_gpu)} tokens/s per GPU; no "
+                f"{b if only == 0 else a} config is that fast."
+            ),
+        ]
     else:
-        text = html("Neither GPU reaches {} tok/s per user on {}.", display.rate(target), name)
+        text = [Phrase(f"Neither GPU reaches {display.rate(target)} tok/s per user on {name}.")]
     both = [p for p in w["rungs"] if p.throughput_ratio is not None]
     if both:
-        where = html(
-            "At {} tok/s per user, the fastest target both reach", display.rate(both[-1].target)
-        )
-        text += Markup(" ") + _sentence(src, sides, both[-1], where)
-    return text + Markup(" ") + spread(sides, w["rungs"])
+        where = f"At {display.rate(both[-1].target)} tok/s per user, the fastest target both reach"
+        text += [Phrase(" "), *_sentence(src, sides, both[-1], where)]
+    return [*text, after]
 
 
-def description(src: Sources, model: str, sides: list[dict], said: Markup) -> str:
+def description(src: Sources, model: str, sides: list[dict], said: list[Phrase]) -> str:
     a, b = _names(sides)
     text = (
         f"{src.site.models[model].name} on {a} and {b} side by side: tokens/s per GPU and $ per "
         "million tokens at every per-user target, and their ratio."
     )
-    return f"{text} {said.striptags()}"
+    return f"{text} {plain(said)}"
 
 
 __all__ = ["CompareView", "compare_outputs_of", "compared"]

@@ -14,11 +14,9 @@ from ..charts import Chart, envelope_chart_data
 from ..charts.series import strongest
 from ..records.credits import Credit, credits_for
 from ..render import display
-from ..render.display import dollars, rate, tokens
-from ..render.environment import relative
-from ..render.htmlrows import engine_precision, escaped, html
 from .datafiles import model_json, pair_route, to_json
 from .page import DataFile, Page, Quote, View
+from .phrases import Phrase, stressed
 from .sources import Sources, compare_route
 
 
@@ -27,7 +25,8 @@ class ModelView(View):
     model: Any
     intro: Markup | None
     quote: Quote
-    answer: Markup | None  # the default workload's fastest and cheapest at the headline target
+    # the default workload's fastest and cheapest at the headline target (views/phrases.py)
+    answer: list[Phrase] | None
     workloads: list[dict]  # per workload, the default first (see workload_view)
     matrix_only: list[dict]  # GPUs with matrix runs only: gpu, route
     compare: list[dict]  # per GPU: gpu, links [(other GPU, route)]
@@ -101,48 +100,43 @@ def workload_view(src: Sources, f: Field) -> dict:
         "chart": chart,
         "answer": answer(src, f),
         "answers": target_answers(src, f),
-        "grid": grid_rows(grid(src, f), f"models/{f.model}/"),
+        "grid": grid(src, f),
         "unreached": unreached(src, f),
         "best_where": best_where(src, f),
-        "winners": winner_rows(winners(src, f)),
-        "points": point_rows(envelope_rows(src, f)),
+        "winners": winners(src, f),
+        "points": envelope_rows(src, f),
     }
 
 
-def answer(src: Sources, f: Field) -> Markup:
+def answer(src: Sources, f: Field) -> list[Phrase]:
     """The fastest and the cheapest GPU at the headline target, in a sentence."""
     site, tier = src.site, src.tier
-    target = site.config.headline_interactivity
+    target = display.rate(site.config.headline_interactivity)
     workload = site.workloads[f.workload].name
     head = f.headline
     if head.best is None:
-        return html(
-            "No GPU reaches {} tokens/s per user on the {} workload.",
-            display.rate(target),
-            workload,
-        )
+        return [Phrase(f"No GPU reaches {target} tokens/s per user on the {workload} workload.")]
     row = head.by_gpu[head.best]
-    text = html(
-        "At {} tokens/s per user on {}, <strong>{} serves the most: {} tokens/s per GPU</strong> "
-        "({} {}).",
-        display.rate(target),
-        workload,
-        site.gpus[head.best].name,
-        display.tokens(row.throughput_per_gpu),
-        display.engine_name(row.engine),
-        display.precision_name(row.precision),
-    )
+    text = [
+        Phrase(f"At {target} tokens/s per user on {workload}, "),
+        stressed(
+            f"{site.gpus[head.best].name} serves the most: "
+            f"{display.tokens(row.throughput_per_gpu)} tokens/s per GPU"
+        ),
+        Phrase(f" ({display.engine_name(row.engine)} {display.precision_name(row.precision)})."),
+    ]
     cheap = head.cheapest.get(tier)
     if cheap is not None:
         cost = (head.by_gpu[cheap].cost_per_million_tokens or {})[tier]
-        text += html(
-            " The cheapest per million tokens is <strong>{} at {}</strong> ({} pricing).",
-            site.gpus[cheap].name,
-            display.dollars(cost),
-            src.quote.tier_label,
-        )
+        text += [
+            Phrase(" The cheapest per million tokens is "),
+            stressed(f"{site.gpus[cheap].name} at {display.dollars(cost)}"),
+            Phrase(f" ({src.quote.tier_label} pricing)."),
+        ]
     else:
-        text += html(" No {} price is known for the GPUs that reach it.", src.quote.tier_label)
+        text.append(
+            Phrase(f" No {src.quote.tier_label} price is known for the GPUs that reach it.")
+        )
     return text
 
 
@@ -184,35 +178,6 @@ def grid(src: Sources, f: Field) -> list[dict]:
             )
         rows.append({"gpu": site.gpus[g], "route": pair_route(f.model, g), "cells": cells})
     return rows
-
-
-def grid_rows(rows: list[dict], page_route: str) -> Markup:
-    """The GPU x target table's rows (htmlrows.py), each GPU linked from `page_route`."""
-    lines = []
-    for row in rows:
-        href = escaped(relative(page_route, row["route"]))
-        name = escaped(row["gpu"].name)
-        lines.append(f'      <tr><th scope="row"><a href="{href}">{name}</a></th>')
-        lines += [f"        {_grid_cell(c)}" for c in row["cells"]]
-        lines.append("      </tr>")
-    return Markup("\n".join(lines))
-
-
-def _grid_cell(c: dict) -> str:
-    row = c["row"]
-    if row.throughput_per_gpu is None:
-        return '<td class="num reason">-</td>'
-    value = tokens(row.throughput_per_gpu)
-    if c["best"]:
-        value = f'<strong>{value}</strong> <span class="tag">fastest</span>'
-    cost = "no price"
-    if c["cost"] is not None:
-        cost = dollars(c["cost"]) + (' <span class="tag">cheapest</span>' if c["cheapest"] else "")
-    return (
-        f'<td class="num{" best" if c["best"] else ""}">{value}<br><span class="engine">'
-        f"{engine_precision(row.engine, row.precision)}</span><br>"
-        f'<span class="engine">{cost}</span></td>'
-    )
 
 
 def unreached(src: Sources, f: Field) -> list[str]:
@@ -261,35 +226,6 @@ def winners(src: Sources, f: Field) -> list[dict]:
             }
         )
     return out
-
-
-def winner_rows(rows: list[dict]) -> Markup:
-    """The rows (htmlrows.py) of who makes up each GPU's envelope where."""
-    return Markup(
-        "\n".join(
-            f'        <tr><th scope="row">{escaped(row["gpu"].name)}</th><td>'
-            + "; ".join(
-                f"{escaped(label)} from {rate(start)} to {rate(end)}"
-                for label, start, end in row["stretches"]
-            )
-            + "</td></tr>"
-            for row in rows
-        )
-    )
-
-
-def point_rows(rows: list[dict]) -> Markup:
-    """The rows (htmlrows.py) of every point of every GPU's envelope."""
-    return Markup(
-        "\n".join(
-            f'        <tr><th scope="row">{escaped(p["gpu"].name)}</th>'
-            f"<td>{escaped(p['label'])}</td>"
-            f'<td class="num">{rate(p["interactivity"])}</td>'
-            f'<td class="num">{tokens(p["throughput_per_gpu"])}</td>'
-            f"<td>{'measured config' if p['measured'] else 'read off the curve'}</td></tr>"
-            for p in rows
-        )
-    )
 
 
 def envelope_rows(src: Sources, f: Field) -> list[dict]:

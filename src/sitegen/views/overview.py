@@ -20,8 +20,6 @@ from ..calc.briefs import Brief
 from ..calc.tables import LadderRow, rung_targets
 from ..records import Gpu, Model, Site, Workload
 from ..render import display
-from ..render.environment import relative
-from ..render.htmlrows import energy_cell, escaped
 from .datafiles import (
     encoded,
     leaderboard_csv_header,
@@ -53,7 +51,6 @@ class Board:
 
     model: Model
     rows: tuple[BoardRow, ...]
-    rows_html: Markup  # the table's rows (board_rows_html), which index.html prints whole
 
 
 @dataclass(frozen=True)
@@ -219,44 +216,9 @@ def _sections(src: Sources, texts: dict[int, BriefText]) -> tuple[list[WorkloadB
                     )
                 )
                 data.append(texts[id(s)].data)
-            boards.append(Board(site.models[model], tuple(rows), board_rows_html(rows, src.tier)))
+            boards.append(Board(site.models[model], tuple(rows)))
         sections.append(WorkloadBoards(site.workloads[workload], tuple(boards)))
     return sections, data
-
-
-NO_PRICE = '<span class="reason">no price</span>'
-
-
-def board_rows_html(rows: list[BoardRow], tier: str) -> Markup:
-    """A board's rows, as index.html's loop over them printed them (htmlrows.py): a big
-    site's overview has thousands, where a template's loop costs three calls a value.
-    Figures as display.py writes them hold nothing to escape (tests/test_htmlrows.py)."""
-    out = []
-    for r in rows:
-        head = r.headline
-        reached = head.throughput_per_gpu is not None
-        cost = (head.cost_per_million_tokens or {}).get(tier)
-        if not reached:
-            throughput, money = '<span class="reason">not reached</span>', "-"
-        elif cost is None:
-            throughput, money = display.tokens(head.throughput_per_gpu), NO_PRICE
-        else:
-            throughput, money = display.tokens(head.throughput_per_gpu), display.dollars(cost)
-        link = escaped(relative("", r.url))  # from the overview, at the site's root
-        out.append(
-            f'    <tr data-row="{r.index}">\n'
-            f'      <td class="num">{r.rank if r.rank else "-"}</td>\n'
-            f'      <th scope="row"><a href="{link}">{escaped(r.gpu.name)}</a></th>\n'
-            f'      <td class="num">{throughput}</td>\n'
-            f'      <td class="num">{money}</td>\n'
-            f"      {energy_cell(head.energy, reached)}\n"
-            f"      <td>{escaped(display.engine_name(head.engine))}</td>\n"
-            f"      <td>{escaped(display.precision_name(head.precision))}</td>\n"
-            f'      <td class="num">{r.configs}</td>\n'
-            f'      <td class="nowrap">{escaped(r.last_date)}</td>\n'
-            "    </tr>"
-        )
-    return Markup("\n".join(out))
 
 
 def _choices(values: set[str], label: Any) -> list[Choice]:

@@ -9,19 +9,16 @@ from markupsafe import Markup
 
 from ..calc.tables import WorkloadSummary
 from ..charts import Chart, frontier_chart_data, history_chart_data, history_rows
-from ..charts.frontier_chart import curve_label
 from ..charts.series import strongest
 from ..records import MatrixRun, Run
 from ..records.credits import Credit, credits_for
 from ..render.content import CopyError, faq_applies, fill, render_copy
-from ..render.display import dollars, engine_name, percent, precision_name, rate, tokens
-from ..render.environment import relative
-from ..render.htmlrows import engine_precision, escaped
+from ..render.display import dollars, rate, tokens
 from . import faq
 from .datafiles import curve_points, pair_json, pair_route, rung_json, to_json
 from .jsonld import faq_jsonld, plain
 from .page import DataFile, Page, Quote, View
-from .run_report import matrix_summary, run_route
+from .run_report import matrix_summary
 from .sources import Sources, compare_route
 
 
@@ -29,12 +26,11 @@ from .sources import Sources, compare_route
 class PairView(View):
     model: Any
     gpu: Any
-    # per workload: summary, workload, faq, chart, chart_data, point_rows (the rows of the
-    # chart's points), history, history_chart and history_rows (the table's rows)
+    # per workload: summary, workload, faq, chart, chart_data (its curves and their points,
+    # each with its figures as the chart's tips write them), history and history_chart
     workloads: list[dict]
     main: WorkloadSummary | None  # the default workload's summary, if measured
-    runs: list[Run]
-    run_rows: Markup  # the table of the runs (htmlrows.py)
+    runs: list[Run]  # newest first
     credits: list[Credit]  # who measured the runs, linked where the importers know its site
     matrices: list
     illustrative: bool
@@ -43,7 +39,7 @@ class PairView(View):
     intro: Markup | None
     faq: list[faq.Entry]
     faq_jsonld: Markup
-    compare: Markup  # links to the comparisons with the model's other GPUs
+    compare: list[tuple[Any, str]]  # the comparisons with the model's other GPUs: (GPU, route)
     description: str
     badge: dict | None = None  # the README badge: path, markdown (views/share.py)
 
@@ -77,109 +73,31 @@ def placeholders(src: Sources, model: str, gpu: str, summary: WorkloadSummary | 
     return context
 
 
-def point_rows(chart_data: dict, page_route: str) -> Markup:
-    """The table of the chart's points, curve after curve, as its rows (htmlrows.py): each
-    measured config with its run's report linked from the page at `page_route`. Figures as
-    display.py writes them hold nothing to escape (tests/test_htmlrows.py)."""
-    rows = []
-    links: dict[tuple[str, str], str] = {}  # (run, date) -> the cell linking it
-    for c in chart_data["curves"]:
-        curve = escaped(curve_label(c))
-        for p in c["points"]:
-            run = (p["run"], p["date"])
-            if run not in links:
-                href = escaped(relative(page_route, run_route(run[0])))
-                links[run] = f'<td><a href="{href}">Run of {escaped(run[1])}</a></td></tr>'
-            throughput, interactivity, ttft, tpot = p["figures"]  # as the chart's tips say them
-            rows.append(
-                f'        <tr><th scope="row">{curve}</th><td class="num">{p["concurrency"]}</td>'
-                f'<td>{escaped(p["parallelism"])}</td><td class="num">{p["gpus"]}</td>'
-                f'<td class="num">{interactivity}</td><td class="num">{throughput}</td>'
-                f'<td class="num">{ttft}</td><td class="num">{tpot}</td>{links[run]}'
-            )
-    return Markup("\n".join(rows))
-
-
 def workload_charts(src: Sources, summary: WorkloadSummary, points: list[list[dict]]) -> dict:
     """The frontier chart of one workload and, where it has older runs, its history. `points`:
     each curve's points (curve_points)."""
     strong = strongest(src.envelope(summary).leaders())
     data = frontier_chart_data(src.site, summary, strong, points)
-    route = pair_route(summary.model, summary.gpu)
     out: dict[str, Any] = {
         "chart": Chart("frontier", data),
         "chart_data": data,
-        "point_rows": point_rows(data, route),
         "history": history_rows(summary),
         "history_chart": None,
     }
     if out["history"]:
         history = history_chart_data(src.site, summary, out["history"], strong)
         out["history_chart"] = Chart("history", history)
-        out["history_rows"] = history_rows_html(out["history"], route)
     return out
 
 
-def history_rows_html(history: list[dict], page_route: str) -> Markup:
-    """The table of each curve's value on each run date, newest first (htmlrows.py)."""
-    lines = []
-    for h in history:
-        curve = engine_precision(h["engine"], h["precision"])
-        for e in reversed(h["entries"]):
-            date, runs = escaped(e["date"]), e["runs"]
-            value = e["throughput_per_gpu"]
-            shown = (
-                tokens(value) if value is not None else '<span class="reason">not reached</span>'
-            )
-            links = ", ".join(
-                f'<a href="{escaped(relative(page_route, run_route(r)))}">Run of {date}'
-                f"{f' ({i})' if len(runs) > 1 else ''}</a>"
-                for i, r in enumerate(runs, start=1)
-            )
-            lines.append(
-                f'      <tr><th scope="row">{date}</th><td>{curve}</td><td class="num">{shown}</td>'
-                f'<td class="num">{percent(e["change_percent"])}</td><td>{links}</td></tr>'
-            )
-    return Markup("\n".join(lines))
-
-
-def run_rows(runs: list[Run], main: WorkloadSummary | None, page_route: str) -> Markup:
-    """The table of every run of the pair, newest first (htmlrows.py)."""
-    lines = []
-    for r in sorted(runs, key=lambda r: r.date, reverse=True):
-        href = escaped(relative(page_route, run_route(r.id)))
-        source = escaped(r.source)
-        if r.url:
-            source = f'<a href="{escaped(r.url)}" rel="nofollow">{source}</a>'
-        engine = escaped(engine_name(r.engine)) + (
-            f" {escaped(r.engine_version)}" if r.engine_version else ""
-        )
-        if r.kind == "matrix":
-            status = "shown beside the ladder" if main else "matrix run, not ranked"
-        else:
-            status = "current" if main and r.id in main.current_runs else "history"
-        lines += [
-            f'      <tr><th scope="row"><a href="{href}">Run of {escaped(r.date)}</a></th>',
-            f"        <td>{source}</td>",
-            f"        <td>{escaped(r.kind)}</td><td>{engine}</td>",
-            f"        <td>{escaped(precision_name(r.precision))}</td>",
-            f"        <td>{status}</td></tr>",
-        ]
-    return Markup("\n".join(lines))
-
-
-def compare_links(src: Sources, model: str, gpu: str) -> Markup:
-    """Links to the comparisons of this pair's GPU with each other GPU of the model."""
-    name = escaped(src.site.gpus[gpu].name)
-    route = pair_route(model, gpu)
-    return Markup(
-        ", ".join(
-            f'<a href="{escaped(relative(route, compare_route(gpu, other, model)))}">{name} vs '
-            f"{escaped(src.site.gpus[other].name)}</a>"
-            for other in src.gpus_of(model)
-            if other != gpu
-        )
-    )
+def compare_links(src: Sources, model: str, gpu: str) -> list[tuple[Any, str]]:
+    """The comparisons of this pair's GPU with each other GPU of the model: (other GPU,
+    route)."""
+    return [
+        (src.site.gpus[other], compare_route(gpu, other, model))
+        for other in src.gpus_of(model)
+        if other != gpu
+    ]
 
 
 def editors_faq(src: Sources, model: str, gpu: str, values: dict) -> list[faq.Entry]:
@@ -238,8 +156,7 @@ def pair_page(src: Sources, model: str, gpu: str, points: list[list[list[dict]]]
         gpu=site.gpus[gpu],
         workloads=workloads,
         main=main,
-        runs=runs,
-        run_rows=run_rows(runs, main, pair_route(model, gpu)),
+        runs=sorted(runs, key=lambda r: r.date, reverse=True),
         credits=credits_for(r.source for r in runs),
         matrices=[matrix_summary(r) for r in runs if isinstance(r, MatrixRun)],
         illustrative=any(r.illustrative for r in runs if main and r.id in main.current_runs),

@@ -12,8 +12,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from markupsafe import Markup
-
 from ..charts.run_chart import Figures, config_figures
 from ..records import MatrixRun, Run, Site, SweepRun
 from ..records.columnar import ConfigValues
@@ -23,7 +21,6 @@ from ..render.display import (
     precision_name,
     tokens,
 )
-from ..render.htmlrows import escaped, needs_escape
 
 # A diverging scale, slow -> neutral -> fast; every stop is light enough that the page's text
 # colour keeps a contrast above 7:1 on it (WCAG AAA), checked in tests.
@@ -379,41 +376,12 @@ class ConfigRow(NamedTuple):  # a tuple: a report makes one per config
     status: str
 
 
-_ROW_HTML = (
-    '      <tr%s><th scope="row">%s</th>' + '<td class="num">%s</td>' * 6 + "<td>%s</td></tr>"
-)
-# a row by its status, with a hole for each field of a ConfigRow
-_OK_ROW, _FAILED_ROW = _ROW_HTML.replace("%s", "", 1), _ROW_HTML.replace("%s", ' class="failed"', 1)
-
-
-def _row_html(row: ConfigRow) -> str:
-    """One row of the configs table, as templates/run.html laid it out, escaped as a template
-    escapes."""
-    row = ConfigRow(*(escaped(v) if isinstance(v, str) else v for v in row))
-    return (_OK_ROW if row.status == "ok" else _FAILED_ROW) % row
-
-
-def _rows_html(rows: Sequence[ConfigRow]) -> str:
-    """The rows of the configs table: escaped only where a row's text needs it, as escape()
-    is slow; the text of every row is looked at once."""
-    text = "".join([r.parallelism + "".join(r[3:]) for r in rows])
-    if not needs_escape(text):
-        return "\n".join([(_OK_ROW if row.status == "ok" else _FAILED_ROW) % row for row in rows])
-    return "\n".join(map(_row_html, rows))
-
-
 @dataclass(frozen=True)
 class SweepReport:
     run: SweepRun
     facts: str
     rows: tuple[ConfigRow, ...]
     figures: tuple[Figures, ...]  # each config's, in the run's order (config_figures)
-
-    @property
-    def rows_html(self) -> Markup:
-        """The rows of the configs table: written here, as a template's loop would cost a
-        lookup, a finalize and an escape for each of a report's 250 cells."""
-        return Markup(_rows_html(self.rows))
 
 
 def sweep_report(run: SweepRun, site: Site, values: ConfigValues | None = None) -> SweepReport:
