@@ -1,5 +1,5 @@
-"""Making jobs on every core: the jobs that read no summaries first, by workers forked before
-the summaries are made; the results in plan order, as if made here."""
+"""Making jobs on every core: the results in plan order, as if made here; a job said to read no
+summaries reads none."""
 
 from __future__ import annotations
 
@@ -28,21 +28,6 @@ def _jobs(free: range, total: int) -> list[Job]:
     ]
 
 
-def test_chunks_part_the_jobs_by_what_they_read_and_end_small():
-    jobs = _jobs(range(10, 300), 500)
-    free, rest = making.chunks(jobs, 2)
-    made = sorted(i for a, b in free + rest for i in range(a, b))
-    assert made == list(range(500))  # every job once
-    assert all(not jobs[i].reads_summaries for a, b in free for i in range(a, b))
-    assert all(jobs[i].reads_summaries for a, b in rest for i in range(a, b))
-    assert free == sorted(free)
-    assert rest[0][1] == 500 and rest[1:] == sorted(rest[1:])  # the plan's end first
-    assert max(b - a for a, b in free + rest) == making.CHUNK_JOBS
-    for bounds in (free, rest):  # each worker's last chunks (at least) small
-        assert all(b - a <= making.TAIL_CHUNK_JOBS for a, b in bounds[-2 * making.TAIL_CHUNKS :])
-    assert making.chunks([], 2) == ([], [])
-
-
 class _Charts:
     def flush(self) -> None:
         pass
@@ -67,18 +52,12 @@ class _Maker:
 
 @pytest.mark.skipif(not FORK, reason="workers are forked")
 @pytest.mark.parametrize("free", [range(0), range(3, 40), range(100)])
-def test_every_core_makes_the_jobs_in_plan_order_and_warms_once(free, monkeypatch):
+def test_every_core_makes_the_jobs_in_plan_order(free, monkeypatch):
     monkeypatch.setattr(making, "CHUNK_JOBS", 4)
     jobs = _jobs(free, 100)
     maker = _Maker()
     made = making.make_all(maker, jobs, Progress(), workers=2)  # type: ignore[arg-type]
-    assert list(made.files) == [job.name for job in jobs]
-    # a worker renders with the templates as it first loaded them; this process still reloads
-    assert set(made.files.values()) == {False}
-    assert maker.env.auto_reload
-    # once here for the workers forked after to inherit, unless none is: those forked before
-    # make the jobs that read no summaries with what they make for themselves
-    assert maker.warmed == (0 if len(free) == len(jobs) else 1)
+    assert list(made.files) == [job.name for job in jobs]  # every job once, in plan order
 
 
 def test_the_jobs_said_to_read_no_summaries_read_none(make_site):

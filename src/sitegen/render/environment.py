@@ -161,8 +161,6 @@ def render_page(env: jinja2.Environment, page: Renderable, globals_: dict) -> st
     """The page's HTML; NotReproducible when it shows an object's memory address (printed
     through `~` or a filter, which `printable` does not see)."""
     template = env.get_template(page.template)
-    # The collector would scan the many young objects of a render again and again, though
-    # they die with it (about a fifth of rendering's CPU): it waits until the page is made.
     # url() is the page's own: a function of the environment would need the page from the
     # context, and Jinja makes a new context for each such call in a loop (some 5 us a link)
     links = page_links(page, globals_.get("site"))
