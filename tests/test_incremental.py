@@ -68,6 +68,26 @@ def test_an_edited_run_rewrites_only_the_files_that_show_it(make_site):
     assert all(now[rel] == stamp[rel] for rel in after if rel not in changed | {MARKER})
 
 
+def test_an_edited_run_makes_only_the_jobs_that_read_it(make_site, tmp_path):
+    """The last build's index of what each job read names the jobs an edit feeds; the others
+    are kept without being made, and the output is a whole build's, byte for byte."""
+    root = make_site(runs=RUNS)
+    build(root)
+    record = sweep(gpu="g2", configs=[config(8, 64, 1100.0, 100.0), config(8, 16, 650.0, 25.0)])
+    (root / "data/runs/lab/b.yaml").write_text(yaml.safe_dump(record))
+    made = set(build(root).made)
+    assert {"run runs/lab-b/", "pair m1 g2", "model m1", "gpu g2", "overview"} <= made
+    assert not made & {"run runs/lab-a/", "run runs/lab-c/", "pair m1 g1", "pair m2 g1", "model m2"}
+    whole = build(root, tmp_path / "whole", use_cache=False)
+    assert tree(root / "public") == tree(whole.out_dir)
+    # and again: the index written by the build that used it serves the next edit
+    record["configs"][0]["throughput_per_gpu"] = 1200.0
+    (root / "data/runs/lab/b.yaml").write_text(yaml.safe_dump(record))
+    again = set(build(root).made)
+    assert "pair m1 g2" in again and "pair m2 g1" not in again
+    assert tree(root / "public") == tree(build(root, tmp_path / "w2", use_cache=False).out_dir)
+
+
 def test_a_removed_run_removes_its_pages(make_site):
     root = make_site(runs=RUNS)
     build(root)

@@ -159,7 +159,7 @@ def on_every_core(monkeypatch) -> list[str]:
 
     monkeypatch.setattr(making, "PARALLEL_FROM_JOBS", 1)
     monkeypatch.setattr(making, "CHUNK_JOBS", 2)
-    monkeypatch.setattr("sitegen.pipeline.outputs.workers_for", lambda jobs: 2)
+    monkeypatch.setattr("sitegen.pipeline.stages.workers_for", lambda jobs: 2)
     phases: list[str] = []
 
     class Recorder(Progress):
@@ -206,7 +206,7 @@ def test_a_build_with_the_inputs_of_the_last_one_loads_nothing(make_site, monkey
     root = make_site(runs=runs)
     first = build(root)
     assert "configs[0].x" in [w.field for w in first.problems.warnings]
-    from sitegen.pipeline import outputs as build_module
+    from sitegen.pipeline import stages as build_module
 
     def no_load(*args, **kwargs):
         raise AssertionError("the site was loaded")

@@ -13,8 +13,8 @@ import yaml
 from conftest import MODELS, config, sweep
 from sitegen.calc.briefs import BriefMemo
 from sitegen.calc.summaries import Summaries
-from sitegen.pipeline import outputs
-from sitegen.pipeline.outputs import Memo, Reuse, render_outputs, render_site
+from sitegen.pipeline import stages as outputs
+from sitegen.pipeline.stages import Memo, Reuse, render_outputs, render_site
 from sitegen.records import Problems, Site, SiteError, load_site
 from sitegen.records.parquet import archive_bytes
 from sitegen.render.content import load_content

@@ -133,7 +133,7 @@ def test_an_open_scan_completes_with_the_digests_of_the_bytes_loaded(make_site):
 def test_a_run_file_edited_after_a_first_build_read_it_is_built_again(make_site, monkeypatch):
     """The first build's records hold the digest of the bytes it loaded, not of those on disk
     when it ends: an edit made meanwhile is no 'nothing to do' for the next one."""
-    from sitegen.pipeline import outputs
+    from sitegen.pipeline import stages as outputs
 
     root = make_site(runs=RUNS)
     read = outputs.load_content

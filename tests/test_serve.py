@@ -589,7 +589,7 @@ def test_the_first_build_is_made_on_every_core_with_the_same_files(
 
     monkeypatch.setattr(making, "PARALLEL_FROM_JOBS", 1)
     monkeypatch.setattr(making, "CHUNK_JOBS", 2)
-    monkeypatch.setattr("sitegen.pipeline.outputs.make_all", counting)
+    monkeypatch.setattr("sitegen.pipeline.stages.make_all", counting)
     monkeypatch.setattr(
         "sitegen.pipeline.making.os.sched_getaffinity", lambda pid: {0, 1}, raising=False
     )

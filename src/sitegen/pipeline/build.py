@@ -1,4 +1,4 @@
-"""`sitegen build`'s work: every output made or kept (outputs.py), staged, then committed."""
+"""`sitegen build`'s work: every output made or kept (stages.py), staged, then committed."""
 
 from __future__ import annotations
 
@@ -18,15 +18,15 @@ from .progress import Progress
 if TYPE_CHECKING:
     from ..views.replan import LastPlan
 
-# made by outputs.py, which imports numpy, pyarrow and the templates: only when there is work
+# made by stages.py, which imports numpy, pyarrow and the templates: only when there is work
 _OUTPUTS = ("Rendered", "Reuse", "render_outputs", "render_site")
 
 
 def __getattr__(name: str) -> Any:
     if name in _OUTPUTS:
-        from . import outputs
+        from . import stages
 
-        return getattr(outputs, name)
+        return getattr(stages, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -92,7 +92,7 @@ def _build(
         if last.inputs == inputs and previous.entries and not changed:
             return _nothing_to_do(out, previous, last)
         staging.previous = previous
-        from .outputs import Reuse  # numpy, pyarrow, the templates: only for a build with work
+        from .stages import Reuse  # numpy, pyarrow, the templates: only for a build with work
 
         def intact(rel: str) -> bool:
             return rel in previous.entries and rel not in changed
@@ -100,7 +100,7 @@ def _build(
         reuse = Reuse(last.records, intact, last.checked, _last_plan(last, intact), last.loaded)
     else:
         reuse = None
-    from .outputs import render_outputs
+    from .stages import render_outputs
 
     rendered = render_outputs(
         site_root, strict, use_cache, progress, reuse, parallel=True, store=staging.put, scan=scan

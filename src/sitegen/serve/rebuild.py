@@ -13,7 +13,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from ..pipeline.jobcache import JobRecord
-from ..pipeline.outputs import Memo, Reuse, render_outputs
+from ..pipeline.stages import Memo, Reuse, render_outputs
 from ..records import Problem, Problems, SiteError
 from .state import SiteState, Snapshot
 

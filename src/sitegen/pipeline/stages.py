@@ -1,6 +1,6 @@
-"""Every output of a site, as what `store` made of it or as KEPT (the last build's file).
-
-load -> check -> compute -> plan jobs -> views -> charts -> render; writing is build.py's.
+"""The stages of a build, top to bottom: load -> check -> calc -> plan -> render; every output
+of a site, as what `store` made of it or as KEPT (the last build's file). Writing the output
+folder is build.py's.
 """
 
 from __future__ import annotations
@@ -16,10 +16,10 @@ from ..charts import ChartCache
 from ..output.paths import check_outputs, list_digest, output_list
 from ..output.sitemap import robots_txt, sitemap_xml
 from ..output.staging import KEPT
-from ..records import Problems, SiteError, load_site
+from ..records import Problems, Site, SiteError, load_site
 from ..records.fingerprint import InputScan
 from ..records.loadcache import LoadMemo
-from ..render.content import load_content
+from ..render.content import Content, load_content
 from ..render.environment import asset_files, check_templates, environment
 from ..views import Job, Keys, Sources, keep_brief_texts, plan_jobs
 from ..views.replan import LastPlan, kept_jobs, last_plan
@@ -111,48 +111,29 @@ def render_outputs(
     it beside the output folder; the default keeps its bytes). Raises SiteError on errors.
     With `use_cache` off the cache beside the site (parsed records, charts) is neither read
     nor written (sitegen check). With `parallel`, a big build makes its pages on every core.
-    A `memo` keeps the load cache, summaries and briefs between builds of one process (the
-    preview). A `scan` of the site's files made by this build saves the loader a look of its
-    own. With a `memo`,
-    `changed` names the site's files changed since its last build, as a watcher reported
-    them (records.load.listed_changes); None: not known.
+    A `memo` keeps the load cache, summaries, briefs and plan between builds of one process
+    (the preview); with it, `changed` names the site's files changed since its last build,
+    as a watcher reported them (records.load.listed_changes; None: not known). A `scan` of
+    the site's files made by this build saves the loader a look of its own.
     """
     site_root = Path(site_root)
     progress = progress or Progress()
-    # what loading made lives to the end; thawed when the build ends, also when it fails
-    progress.phase("load")
     before = memo.plan if memo else reuse.plan if reuse else None
     if memo is not None:  # a build that fails before its plan is made leaves none
         memo.plan = None
-    loaded = memo.loaded if memo else None
-    site, problems = load_site(site_root, use_cache, loaded, scan, changed)
-    if site is None:
-        raise SiteError(problems.sorted())
-    run_ids = {run.id for run in site.runs}
-    content = load_content(site_root, site.models, site.gpus, problems, run_ids)
-    if check_templates(site_root, problems):  # no template is read before this passes
-        raise SiteError(problems.sorted())
-    progress.phase("compute")
-    briefs = None  # the last build's briefs, where kept on disk
-    catalogs = site.shared_digests()  # what briefs are valid for, beside the code
-    if memo is not None:
-        kept_for, kept_briefs = memo.briefs
-        if kept_for != catalogs:
-            kept_briefs = {}  # made for other catalogs
-        summaries = Summaries(site, kept_briefs, memo=memo.summaries)
-    else:
-        if use_cache:
-            briefs = BriefCache.for_site(site_root, dict(catalogs))
-        summaries = Summaries(site, briefs.entries if briefs else None)
-    src = Sources(site, summaries, content, memo.brief_texts.start(catalogs) if memo else None)
-    env = environment(site_root)
+
+    progress.phase("load")  # load -> check
+    site, content, problems = _load(site_root, use_cache, memo, scan, changed)
+
+    progress.phase("compute")  # calc
+    src, briefs = _calc(site_root, site, content, use_cache, memo)
+
+    env = environment(site_root)  # plan
     nav_pages = sorted(content.pages)
-    # tens of thousands of jobs and keys, no cycles; the summaries and the plan, too, live
-    # until the build ends
     # each key records what it read: the next plan keeps the jobs that read nothing changed
     keys = Keys(src, env, nav_pages, record=memo is not None or use_cache)
-    if loaded is not None:
-        changed_runs = loaded.reread
+    if memo is not None:
+        changed_runs = memo.loaded.reread
     else:
         changed_runs = reuse.changed(site.digests) if reuse is not None else None
     kept_job, stood = kept_jobs(before, src, keys, changed_runs)
@@ -161,7 +142,8 @@ def render_outputs(
     if memo is not None:
         memo.plan = plan
     kept, to_make = reuse.split(jobs) if reuse is not None else ({}, list(jobs))
-    cache = ChartCache.for_site(site_root) if use_cache else ChartCache(None)
+
+    cache = ChartCache.for_site(site_root) if use_cache else ChartCache(None)  # render
     shared = {"site": site.config, "nav_pages": nav_pages}
     maker = Maker(src, env, shared, site_root, cache, store)
     workers = workers_for(len(to_make)) if parallel else 1
@@ -169,7 +151,8 @@ def render_outputs(
     if memo is not None and workers > 1:
         keep_brief_texts(src)  # for the next build, which makes the overview here
     problems.extend(made.copy_problems)
-    records = {**made.records, **kept}  # every job's record, for the next build
+
+    records = {**made.records, **kept}  # check what would be written
     paths = output_list((rel for record in records.values() for rel in record.outputs), site_root)
     checked = list_digest(paths)
     if reuse is None or reuse.checked != checked:  # the same paths as last time passed
@@ -178,16 +161,16 @@ def render_outputs(
         raise SiteError(problems.sorted())
     if made.failed:
         raise SiteError(made.failed.sorted())
-    for record in records.values():  # charts drawn by workers, and those of kept pages
+
+    for record in records.values():  # keep what the next build reads
         cache.keep(record.charts)
     cache.prune()  # entries no page of this build uses would only pile up
     if briefs is not None:
-        briefs.save(summaries.by_digest())
+        briefs.save(src.pairs.by_digest())
     if memo is not None:
-        memo.briefs = (catalogs, summaries.by_digest())
+        memo.briefs = (site.shared_digests(), src.pairs.by_digest())
 
-    kept_files = (rel for record in kept.values() for rel in record.outputs)
-    files: dict[str, Any] = dict.fromkeys(kept_files, KEPT)
+    files: dict[str, Any] = {rel: KEPT for record in kept.values() for rel in record.outputs}
     fresh = dict(made.files)
     sitemap = [row for job in jobs for row in records[job.name].sitemap]
     own = {
@@ -198,17 +181,50 @@ def render_outputs(
     fresh.update((rel, store(rel, data)) for rel, data in own.items())
     files.update(fresh)
     made_jobs = tuple(job.name for job in to_make)
+    base_url = site.config.base_url
     return Rendered(
-        files,
-        problems,
-        records,
-        made_jobs,
-        checked,
-        fresh,
-        site.config.base_url,
-        site.digests,
-        plan,
+        files, problems, records, made_jobs, checked, fresh, base_url, site.digests, plan
     )
+
+
+def _load(
+    site_root: Path,
+    use_cache: bool,
+    memo: Memo | None,
+    scan: InputScan | None,
+    changed: set[str] | None,
+) -> tuple[Site, Content, Problems]:
+    """The site's data, its editors' copy and its templates, read and checked; SiteError
+    with every problem found when one is an error."""
+    site, problems = load_site(site_root, use_cache, memo.loaded if memo else None, scan, changed)
+    if site is None:
+        raise SiteError(problems.sorted())
+    run_ids = {run.id for run in site.runs}
+    content = load_content(site_root, site.models, site.gpus, problems, run_ids)
+    if check_templates(site_root, problems):  # no template is read before this passes
+        raise SiteError(problems.sorted())
+    return site, content, problems
+
+
+def _calc(
+    site_root: Path, site: Site, content: Content, use_cache: bool, memo: Memo | None
+) -> tuple[Sources, BriefCache | None]:
+    """What every view builder reads: the site with its pairs' summaries, made when first
+    read, from the briefs the last build kept where their runs are unchanged; and the briefs'
+    cache on disk, to save this build's into."""
+    catalogs = site.shared_digests()  # what briefs are valid for, beside the code
+    briefs = None
+    if memo is not None:
+        kept_for, kept_briefs = memo.briefs
+        if kept_for != catalogs:
+            kept_briefs = {}  # made for other catalogs
+        summaries = Summaries(site, kept_briefs, memo=memo.summaries)
+    else:
+        if use_cache:
+            briefs = BriefCache.for_site(site_root, dict(catalogs))
+        summaries = Summaries(site, briefs.entries if briefs else None)
+    texts = memo.brief_texts.start(catalogs) if memo else None
+    return Sources(site, summaries, content, texts), briefs
 
 
 def render_site(
