@@ -628,3 +628,20 @@ def test_an_edit_made_during_the_first_build_is_rebuilt(
             lambda: b"Edited while it built." in request(preview, PAIR).body,
             what="the rebuild of an edit made during the first build",
         )
+
+
+def test_the_failed_build_page_lists_every_problem_as_text():
+    """Before any build succeeds the preview shows the problems, escaped, with its script."""
+    from sitegen.records import Problem
+    from sitegen.serve.routes import failed_page
+    from sitegen.serve.state import Snapshot
+
+    problems = (
+        Problem("data/gpus.yaml", 3, "name", "expected text, got <script>alert(1)</script>"),
+        Problem("content/faq/a.md", None, "", "cannot read"),
+    )
+    page = failed_page(Snapshot(problems=problems, version="v7")).decode()
+    assert page.count("<li>") == 2
+    assert "data/gpus.yaml:3: name: expected text, got &lt;script&gt;" in page
+    assert "<script>alert" not in page
+    assert page.rstrip().endswith("</html>") and 'data-version="v7"' in page

@@ -7,11 +7,14 @@ itself strict (one spelling per file) and turn every odd spelling into the site'
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from html import escape
 from importlib.resources import files as package_files
 from posixpath import splitext
 from urllib.parse import unquote
+
+import jinja2
 
 from .state import Snapshot
 
@@ -113,15 +116,17 @@ def inject(html: bytes, version: str) -> bytes:
     return html + tag if at < 0 else html[:at] + tag + html[at:]
 
 
+@functools.cache
+def _failed_template() -> jinja2.Template:
+    """The preview's own page (failed.html beside this module): never the site's templates,
+    which may be what fails."""
+    source = package_files(__package__).joinpath("failed.html").read_text(encoding="utf-8")
+    return jinja2.Environment(autoescape=True, keep_trailing_newline=True).from_string(source)
+
+
 def failed_page(snapshot: Snapshot) -> bytes:
     """Shown before any build has succeeded: the problems, and the script to reload when fixed."""
-    items = "".join(f"<li>{escape(str(problem))}</li>\n" for problem in snapshot.problems)
-    page = (
-        '<!doctype html>\n<html lang="en">\n<head><meta charset="utf-8">'
-        "<title>Build failed · sitegen serve</title></head>\n<body>\n"
-        "<h1>The site does not build yet</h1>\n"
-        f"<p>Fix these and the page reloads by itself:</p>\n<ul>\n{items}</ul>\n</body>\n</html>\n"
-    )
+    page = _failed_template().render(problems=[str(problem) for problem in snapshot.problems])
     return inject(page.encode("utf-8"), snapshot.version)
 
 
