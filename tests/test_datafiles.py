@@ -13,17 +13,9 @@ from types import SimpleNamespace
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sitegen.calc.standings import Pairing, pairings
-from sitegen.calc.tables import LadderRow, summarise
 from sitegen.records import Latency, SweepConfig, SweepRun, columnar, load_site
-from sitegen.render.content import Content
-from sitegen.views import Sources, datafiles
-from sitegen.views.compare import compared
 from sitegen.views.datafiles import (
-    compare_json,
-    compare_text,
     csv_text,
-    encoded,
     leaderboard_csv_header,
     leaderboard_csv_line,
     run_data_json,
@@ -84,60 +76,6 @@ def test_negative_numbers_are_written_as_numbers() -> None:
     assert read["engine"] == "'-vllm"
     assert read["cost_per_million_input_tokens_owning"] == "-0.5"
     assert read["power"] == "'-measured" and read["joules_per_token"] == "-0.75"
-
-
-def test_comparison_data_with_each_pairs_rows_written_once(arena) -> None:
-    root = arena[0]
-    site, _ = load_site(root)
-    src = Sources(site, summarise(site), Content())
-    tiers = [t.slug for t in site.pricing.tiers]
-    for model, a, b in compared(src):
-        sa = {s.workload: s for s in src.summaries(model, a)}
-        sb = {s.workload: s for s in src.summaries(model, b)}
-        rungs = {
-            w: pairings(sa.get(w), sb.get(w), site.config.targets, tiers)
-            for w in sorted({*sa, *sb})
-        }
-        plain = to_json(compare_json(model, a, b, rungs))
-        assert compare_text(model, a, b, rungs, src.side_json) == plain
-        assert src.side_json(rungs["chat"][0].a) is src.side_json(rungs["chat"][0].a)  # once
-
-
-numbers = st.none() | st.floats() | st.integers(-(10**20), 10**20)
-rows = st.none() | st.builds(
-    LadderRow,
-    target=st.floats(allow_nan=False),
-    throughput_per_gpu=numbers,
-    engine=st.none() | st.text(),
-    precision=st.none() | st.text(),
-    cost_per_million_tokens=st.none() | st.dictionaries(st.text(), st.floats(), max_size=2),
-)
-rungs_of = st.builds(
-    Pairing,
-    target=st.floats() | st.integers(),
-    a=rows,
-    b=rows,
-    throughput_ratio=numbers,
-    cost_ratio=st.dictionaries(st.text(), numbers, max_size=3),
-)
-
-
-@given(
-    st.text(),
-    st.text(),
-    st.text(),
-    st.dictionaries(st.text(), st.lists(rungs_of, max_size=3).map(tuple), max_size=3),
-)
-def test_comparison_text_is_the_json_of_its_data(model, a, b, workloads) -> None:
-    """Written straight, rung by rung: the text to_json writes of the data's dicts, whatever
-    the names and numbers (NaN, infinities, huge integers, quotes and line breaks)."""
-    expected = to_json(compare_json(model, a, b, workloads))
-    assert compare_text(model, a, b, workloads, _side_text) == expected
-
-
-def _side_text(row: LadderRow | None) -> str:
-    """A GPU's row as Sources.side_json writes it."""
-    return encoded(datafiles.side_json(row))
 
 
 # -- runs/<id>/data.json: written column by column, the same text as its dicts ---------------

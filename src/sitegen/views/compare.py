@@ -14,7 +14,7 @@ from ..calc.tables import WorkloadSummary
 from ..charts import Chart, envelope_chart_data, envelope_series
 from ..records.credits import Credit, credits_for
 from ..render import display
-from .datafiles import compare_text, pair_route
+from .datafiles import compare_json, pair_route, to_json
 from .page import DataFile, Page, Quote, View
 from .phrases import Phrase, plain, stressed
 from .sources import Sources, compare_route
@@ -76,7 +76,7 @@ def compare_outputs_of(src: Sources, model: str, a: str, b: str) -> tuple[Page, 
     route = compare_route(a, b, model)
     charts = tuple(w["chart"] for w in workloads if w["chart"] is not None)
     page = Page(route, "compare.html", title, view, charts=charts)
-    data = compare_text(model, a, b, rungs, src.side_json)
+    data = to_json(compare_json(model, a, b, rungs))
     return page, DataFile(route + "data.json", data)
 
 

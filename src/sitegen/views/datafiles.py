@@ -6,7 +6,7 @@ import csv
 import dataclasses
 import io
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from json.encoder import encode_basestring
 from typing import Any
 
@@ -18,7 +18,6 @@ from ..calc.tables import LadderRow, WorkloadSummary
 from ..records import MatrixRun, Run, SweepConfig, SweepRun
 from ..records.columnar import INTEGER_COLUMNS, ConfigValues, latency_column
 from ..records.schema import BOOLEAN, CONFIG_SPEC, LATENCY, LATENCY_FIELDS, STRING
-from ..render.jsonhtml import json_scalar
 
 
 def pair_route(model: str, gpu: str) -> str:
@@ -35,12 +34,9 @@ def to_json(data: Any) -> str:
     return _compact(data) + "\n"
 
 
-class Encoded(str):
-    """Compact JSON written already (`encoded`), to splice into files (compare_text)."""
-
-
-def encoded(value: Any) -> Encoded:
-    return Encoded(_compact(value))
+def encoded(value: Any) -> str:
+    """Compact JSON of one value, to splice into a file (the overview's rows)."""
+    return _compact(value)
 
 
 # -- models/<model>/<gpu>/data.json and data/leaderboard.* -----------------------------------
@@ -187,8 +183,7 @@ def compare_json(
     b: str,
     workloads: dict[str, tuple[Pairing, ...]],
 ) -> dict:
-    """Two GPUs for one model, per workload: both ladders and a / b at every target (what
-    compare_text writes; the tests hold the two to the same text)."""
+    """Two GPUs for one model, per workload: both ladders and a / b at every target."""
     side = side_json
     return {
         "model": model,
@@ -210,46 +205,6 @@ def compare_json(
             for workload, rungs in workloads.items()
         },
     }
-
-
-_RUNG = '{"target":%s,"a":%s,"b":%s,"throughput_ratio":%s,"cost_ratio":%s}'
-
-
-def compare_text(
-    model: str,
-    a: str,
-    b: str,
-    workloads: dict[str, tuple[Pairing, ...]],
-    side: Callable[[LadderRow | None], str],
-) -> str:
-    """to_json(compare_json(model, a, b, workloads)), written straight: `side` writes a GPU's
-    row (its text, written once per plan: a pair's rows are on all its comparisons), the rest
-    is each rung's few numbers, written by the scalar writer."""
-    ladders = ",".join(
-        f'{encode_basestring(workload)}:{{"ladder":['
-        + ",".join(
-            _RUNG
-            % (
-                _scalar(p.target),
-                side(p.a),
-                side(p.b),
-                _scalar(p.throughput_ratio),
-                _compact(p.cost_ratio),
-            )
-            for p in rungs
-        )
-        + "]}"
-        for workload, rungs in workloads.items()
-    )
-    head = ",".join(
-        f'"{k}":{encode_basestring(v)}' for k, v in (("model", model), ("a", a), ("b", b))
-    )
-    return f'{{{head},"workloads":{{{ladders}}}}}\n'
-
-
-def _scalar(value: Any) -> str:
-    scalar = json_scalar(value)
-    return _compact(value) if scalar is None else scalar
 
 
 def leaderboard_row(s: Brief) -> dict:

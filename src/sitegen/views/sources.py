@@ -12,18 +12,12 @@ from ..calc import standings
 from ..calc.briefs import Brief, BriefMemo
 from ..calc.envelope import Envelope
 from ..calc.summaries import Summaries
-from ..calc.tables import LadderRow, WorkloadSummary
+from ..calc.tables import WorkloadSummary
 from ..records import Problems, Run, Site
 from ..render.content import Content, CopyError, render_copy
-from . import datafiles
-from .datafiles import Encoded, encoded
 from .page import Quote
 
 T = TypeVar("T")
-
-
-def _side_text(row: LadderRow) -> Encoded:
-    return encoded(datafiles.side_json(row))
 
 
 def compare_route(gpu_a: str, gpu_b: str, model: str) -> str:
@@ -49,7 +43,7 @@ class Sources:
         self.content = content
         self.problems = Problems()
         self._envelopes: dict[tuple[str, str, str], Envelope] = {}
-        self._per_row: dict[tuple, tuple[LadderRow, Any]] = {}
+        self._per_row: dict[tuple, tuple[Envelope, Any]] = {}
         self._fields: dict[str, list[standings.Field]] = {}
         self.tier = site.config.headline_tier
         tiers = {t.slug: t.label for t in site.pricing.tiers}
@@ -90,21 +84,14 @@ class Sources:
             self._envelopes[key] = standings.envelope_of(summary, self.site.config.frontier_method)
         return self._envelopes[key]
 
-    def per_row(self, make: Callable[..., T], row: LadderRow | Envelope, *args: Any) -> T:
-        """make(row, *args), made once per plan: a pair's ladder rows, and its envelopes, are
-        on each of its comparisons (the summaries, and so the rows, live as long as the plan,
-        and so do the envelopes, kept here)."""
+    def per_row(self, make: Callable[..., T], row: Envelope, *args: Any) -> T:
+        """make(row, *args), made once per plan: a pair's envelopes are on each of its
+        comparisons (the envelopes live as long as the plan, kept here)."""
         key = (make, id(row), args)
         kept = self._per_row.get(key)
         if kept is None or kept[0] is not row:
             kept = self._per_row[key] = (row, make(row, *args))
         return kept[1]
-
-    def side_json(self, row: LadderRow | None) -> Encoded:
-        """A GPU's ladder row as the comparison data writes it, written once per plan."""
-        if row is None:
-            return encoded(None)
-        return self.per_row(_side_text, row)
 
     def fields(self, model: str) -> list[standings.Field]:
         """The model's GPUs side by side, one field per workload, the default workload first."""
