@@ -547,18 +547,6 @@ def test_a_pack_is_written_every_pack_entries_charts(tmp_path, monkeypatch):
 
 
 @given(
-    st.sampled_from(["circle", "square", "triangle", "diamond"]),
-    st.lists(st.tuples(st.floats(-1e4, 1e4), st.floats(-1e4, 1e4)), max_size=20),
-)
-def test_markers_are_each_points_marker(shape, points):
-    """svg.markers writes, for many points at once, what marker writes for each."""
-    from sitegen.charts.svg import marker, markers
-
-    xs, ys = [x for x, _ in points], [y for _, y in points]
-    assert markers(shape, xs, ys, 4.0) == [marker(shape, x, y, 4.0) for x, y in points]
-
-
-@given(
     st.lists(st.integers(1, 10_000), min_size=2, max_size=8, unique=True),
     st.lists(st.floats(min_value=0, max_value=1e6), min_size=8, max_size=8),
     st.booleans(),

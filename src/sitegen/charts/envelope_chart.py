@@ -40,14 +40,12 @@ from .svg import (
     Scale,
     axes,
     id_of_json,
+    marker,
     nice_ticks,
     num,
     svg_start,
     text,
     tick_label,
-)
-from .svg import (
-    markers as centred_markers,
 )
 from .tips import TipWords, placed_points, series_tip_css, tip_words
 
@@ -353,7 +351,7 @@ def draw_envelopes(data: dict) -> str:
         side, style = sides[i], found[i]
         pxs = x.pixels([v for v, _ in side.measured])
         pys = y.pixels([v for _, v in side.measured])
-        shapes = centred_markers(style.shape, pxs, pys, RADIUS)
+        shapes = [marker(style.shape, px, py, RADIUS) for px, py in zip(pxs, pys, strict=True)]
         attrs = [f'data-series="{i}" {data}' for data, _ in side.tips]
         points += placed_points(shapes, attrs, pxs, pys, [w for _, w in side.tips], TIP_BOX)
         out += markers(series_attrs(i, style), style.colour, [], shapes, stroke_width="1")

@@ -23,13 +23,13 @@ from .svg import (
     Scale,
     axes,
     chart_id,
+    marker,
     nice_ticks,
     num,
     svg_start,
     text,
     tick_label,
 )
-from .svg import markers as marker_paths  # frontier_chart.markers groups them
 from .tips import series_tip_css, tipped_points
 
 WIDTH, HEIGHT = 760, 430
@@ -286,7 +286,7 @@ def draw_frontier(data: dict) -> str:
         drawn = curve["points"]
         xy = [(p["interactivity"], p["throughput_per_gpu"]) for p in drawn]
         pxs, pys = x.pixels([a for a, _ in xy]), y.pixels([b for _, b in xy])
-        shapes = marker_paths(style.shape, pxs, pys, radius)
+        shapes = [marker(style.shape, px, py, radius) for px, py in zip(pxs, pys, strict=True)]
         filled, hollow = [], []
         for shape, at in zip(shapes, xy, strict=True):
             # points the frontier dominates are drawn hollow

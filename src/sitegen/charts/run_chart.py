@@ -31,7 +31,7 @@ from .frontier_chart import (
     point_attrs,
     tip_lines,
 )
-from .svg import markers
+from .svg import marker
 from .tips import shared_tip_css, tipped_points
 
 
@@ -141,7 +141,7 @@ def draw_run(data: dict) -> str:
     interactivity = [p["interactivity"] for p in points]
     throughput = [p["throughput_per_gpu"] for p in points]
     xs, ys = list(map(plot.x, interactivity)), list(map(plot.y, throughput))
-    shapes = markers(style.shape, xs, ys, RADIUS)
+    shapes = [marker(style.shape, x, y, RADIUS) for x, y in zip(xs, ys, strict=True)]
     on_frontier = {tuple(p) for p in curve["frontier"]}
     filled, hollow = [], []
     for shape, xy in zip(shapes, zip(interactivity, throughput, strict=True), strict=True):

@@ -154,16 +154,6 @@ def marker(shape: str, cx: float, cy: float, r: float) -> str:
     return f"M{num(cx)},{num(cy)}{_marker_outline(shape, r)}"
 
 
-def markers(shape: str, xs: Sequence[float], ys: Sequence[float], r: float) -> list[str]:
-    """[marker(shape, x, y, r) for x, y in zip(xs, ys)], the centres written by one coords call."""
-    if not xs:
-        return []
-    outline = _marker_outline(shape, r)
-    values = [v for xy in zip(xs, ys, strict=True) for v in xy]
-    moves = "\n".join(["M%.1f,%.1f"] * len(xs))
-    return [centre + outline for centre in coords(moves, values).split("\n")]
-
-
 @functools.lru_cache(maxsize=64)  # a chart has a few shapes and sizes, and many points
 def _marker_outline(shape: str, r: float) -> str:
     """The relative moves of a marker around its centre."""
