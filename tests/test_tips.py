@@ -21,7 +21,6 @@ from sitegen.charts.tips import (
     shared_tip_css,
     tip,
     tip_words,
-    tipped_points,
 )
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -232,8 +231,7 @@ def test_the_history_chart_style_does_not_grow_with_its_points():
 )
 def test_points_placed_together_are_each_placed_alone(points):
     """The tips of a series' points written by one coords call are those written one by one
-    (their places too: -0.0, whole numbers); so are those tipped_points writes from the
-    lines, escapes and all."""
+    (their places too: -0.0, whole numbers)."""
     shapes = [f"M{i},0" for i in range(len(points))]
     attrs = [f'data-series="{i}"' for i in range(len(points))]
     words = [tip_words(lines) for _, _, lines in points]
@@ -243,5 +241,3 @@ def test_points_placed_together_are_each_placed_alone(points):
         for shape, a, px, py, w in zip(shapes, attrs, pxs, pys, words, strict=True)
     ]
     assert placed_points(shapes, attrs, pxs, pys, words, BOX) == alone
-    lines = [lines for _, _, lines in points]
-    assert tipped_points(shapes, attrs, pxs, pys, lines, BOX) == alone

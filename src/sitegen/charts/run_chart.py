@@ -32,7 +32,7 @@ from .frontier_chart import (
     tip_lines,
 )
 from .svg import marker
-from .tips import shared_tip_css, tipped_points
+from .tips import placed_points, shared_tip_css, tip_words
 
 
 class Figures(NamedTuple):
@@ -164,9 +164,9 @@ def _hit_areas(
     label: str, points: list[dict], shapes: list[str], xs: list[float], ys: list[float]
 ) -> list[str]:
     """Each point's hit area with its tip (tips.point_with_tip, as the other charts write it),
-    the tips placed in one go (tips.tipped_points)."""
-    lines = [tip_lines(label, p, p["figures"]) for p in points]
-    return tipped_points(shapes, point_attrs(points), xs, ys, lines, TIP_BOX)
+    the tips placed in one go (tips.placed_points)."""
+    words = [tip_words(tip_lines(label, p, p["figures"])) for p in points]
+    return placed_points(shapes, point_attrs(points), xs, ys, words, TIP_BOX)
 
 
 __all__ = ["draw_run", "run_chart_data", "run_chart_id"]

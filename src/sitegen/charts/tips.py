@@ -92,57 +92,18 @@ def placed_points(
     return [_point(*point) for point in zip(shapes, attrs, written, words, strict=True)]
 
 
-def tipped_points(
-    shapes: Sequence[str],
-    attrs: Sequence[str],
-    pxs: Sequence[float],
-    pys: Sequence[float],
-    lines: Sequence[list[str]],
-    box: tuple[float, float],
-) -> list[str]:
-    """placed_points(..., [tip_words(ls) for ls in lines], box) of a chart whose tips are its
-    own (the run report's, the frontier's): each tip's words written straight into its point,
-    and all of the tips' text looked at once for what needs escaping."""
-    text = "".join(["".join(ls) for ls in lines])
-    if "&" in text or "<" in text or ">" in text:
-        return placed_points(shapes, attrs, pxs, pys, [tip_words(ls) for ls in lines], box)
-    if not shapes:
-        return []
-    sizes = [tip_size(ls) for ls in lines]
-    places = [
-        v
-        for px, py, (width, height) in zip(pxs, pys, sizes, strict=True)
-        for v in tip_place(px, py, width, height, box)
-    ]
-    written = coords("\n".join(["%.1f,%.1f"] * len(shapes)), places).split("\n")
-    return [
-        _point_text(shape, attr, place, "; ".join(ls), _tip_text(len(ls)) % tuple(ls), *size)
-        for shape, attr, place, ls, size in zip(shapes, attrs, written, lines, sizes, strict=True)
-    ]
-
-
 def _point(shape: str, attrs: str, place: str, words: TipWords) -> str:
     """A point's hit area and its tip at `place` ("x,y", written)."""
-    return _point_text(shape, attrs, place, *words)
-
-
-def _point_text(
-    shape: str, attrs: str, place: str, title: str, body: str, width: int, height: int
-) -> str:
     return (
-        f'<path class="pt" tabindex="0" d="{shape}" {attrs}><title>{title}</title></path>'
-        f"{_tip_group(place, body, width, height)}"
+        f'<path class="pt" tabindex="0" d="{shape}" {attrs}><title>{words.title}</title></path>'
+        f"{_tip(place, words)}"
     )
 
 
 def _tip(place: str, words: TipWords) -> str:
-    return _tip_group(place, words.body, words.width, words.height)
-
-
-def _tip_group(place: str, body: str, width: int, height: int) -> str:
     return (
         f'<g class="tip" visibility="hidden" transform="translate({place})">'
-        f'<rect width="{width}" height="{height}" rx="4"/>{body}</g>'
+        f'<rect width="{words.width}" height="{words.height}" rx="4"/>{words.body}</g>'
     )
 
 
