@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from sitegen.charts import draw_frontier, draw_history
 from sitegen.charts.axes import interactivity_axis, log_ticks
 from sitegen.charts.history_chart import BOTTOM, HEIGHT, WIDTH
-from sitegen.charts.svg import coords, num
+from sitegen.charts.svg import num
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
 CHAR_PX = 7.2  # wider than any digit, letter or hyphen of 12 px system-ui text
@@ -37,6 +37,12 @@ def test_log_axis_when_tokens_per_user_spread_over_10x(low, high, log):
         assert len(axis.ticks) >= 3 and all(scale.d0 <= t <= scale.d1 for t in axis.ticks)
     else:
         assert scale.d0 == 0 and axis.ticks[0] == 0
+
+
+def test_a_coordinate_has_one_decimal_and_no_trailing_zero_or_minus_zero():
+    values = [0.0, -0.0, -0.04, 0.05, -0.05, 12.0, -3.0, 99.96, 1234.56, -1.26]
+    written = ["0", "0", "0", "0.1", "-0.1", "12", "-3", "100", "1234.6", "-1.3"]
+    assert [num(v) for v in values] == written
 
 
 def test_log_ticks():
@@ -195,25 +201,6 @@ def test_date_labels_never_overlap(case):
     # every run date is a point of the chart, whatever is labelled
     drawn = {el.get("data-date") for el in svg.iter(f"{SVG_NS}path") if el.get("data-date")}
     assert drawn == set(dates)
-
-
-@settings(max_examples=500)
-@given(
-    st.lists(
-        st.one_of(
-            st.floats(-1e7, 1e7, allow_nan=False),
-            st.sampled_from([0.0, -0.0, -0.04, 0.05, -0.05, 0.049999, -0.95, 9.95, 99.96]),
-            st.integers(-3000, 3000).map(lambda n: n / 20),
-        ),
-        min_size=1,
-        max_size=20,
-    )
-)
-def test_coords_write_each_number_as_num_does(values):
-    """A curve's numbers are written in one go: the same text as one num call each."""
-    template = " ".join("%.1f" if i % 3 else "C%.1f" for i in range(len(values)))
-    expected = " ".join(num(v) if i % 3 else "C" + num(v) for i, v in enumerate(values))
-    assert coords(template, values) == expected
 
 
 def _labelled_every_step(first: int, last: int, x, left: float, right: float):

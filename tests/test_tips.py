@@ -8,19 +8,13 @@ import copy
 import re
 import xml.etree.ElementTree as ET
 
-from hypothesis import given
-from hypothesis import strategies as st
-
 from sitegen.charts import draw_envelopes, draw_frontier, draw_history
 from sitegen.charts.svg import text
 from sitegen.charts.tips import (
-    placed_point,
-    placed_points,
     point_with_tip,
     series_tip_css,
     shared_tip_css,
     tip,
-    tip_words,
 )
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -213,31 +207,3 @@ def test_the_history_chart_style_does_not_grow_with_its_points():
         styles.add(re.sub(r"#hc-[0-9a-f]{10}", "#", style.text))
         assert not re.search(r"\.[pt]\d", style.text)
     assert len(styles) == 1
-
-
-@given(
-    st.lists(
-        st.tuples(
-            st.floats(min_value=-50, max_value=800),
-            st.floats(min_value=-50, max_value=500),
-            st.lists(
-                st.text(min_size=1, max_size=12) | st.sampled_from(["&", "<b>", "x > y"]),
-                min_size=1,
-                max_size=3,
-            ),
-        ),
-        max_size=6,
-    )
-)
-def test_points_placed_together_are_each_placed_alone(points):
-    """The tips of a series' points written by one coords call are those written one by one
-    (their places too: -0.0, whole numbers)."""
-    shapes = [f"M{i},0" for i in range(len(points))]
-    attrs = [f'data-series="{i}"' for i in range(len(points))]
-    words = [tip_words(lines) for _, _, lines in points]
-    pxs, pys = [p[0] for p in points], [p[1] for p in points]
-    alone = [
-        placed_point(shape, a, px, py, w, BOX)
-        for shape, a, px, py, w in zip(shapes, attrs, pxs, pys, words, strict=True)
-    ]
-    assert placed_points(shapes, attrs, pxs, pys, words, BOX) == alone

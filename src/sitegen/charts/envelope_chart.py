@@ -47,7 +47,7 @@ from .svg import (
     text,
     tick_label,
 )
-from .tips import TipWords, placed_points, series_tip_css, tip_words
+from .tips import TipWords, placed_point, series_tip_css, tip_words
 
 RADIUS = 4.5
 LABEL_CHAR_PX = 6.4  # 11 px labels
@@ -353,7 +353,10 @@ def draw_envelopes(data: dict) -> str:
         pys = y.pixels([v for _, v in side.measured])
         shapes = [marker(style.shape, px, py, RADIUS) for px, py in zip(pxs, pys, strict=True)]
         attrs = [f'data-series="{i}" {data}' for data, _ in side.tips]
-        points += placed_points(shapes, attrs, pxs, pys, [w for _, w in side.tips], TIP_BOX)
+        points += [
+            placed_point(shape, a, px, py, words, TIP_BOX)
+            for shape, a, px, py, (_, words) in zip(shapes, attrs, pxs, pys, side.tips, strict=True)
+        ]
         out += markers(series_attrs(i, style), style.colour, [], shapes, stroke_width="1")
     out.append('<g class="points" fill="transparent">')
     out += points

@@ -30,7 +30,7 @@ from .svg import (
     text,
     tick_label,
 )
-from .tips import placed_points, series_tip_css, tip_words
+from .tips import point_with_tip, series_tip_css
 
 WIDTH, HEIGHT = 760, 430
 LEFT, RIGHT, BOTTOM = 72, 24, 52
@@ -292,8 +292,10 @@ def draw_frontier(data: dict) -> str:
             # points the frontier dominates are drawn hollow
             (filled if at in on_frontier else hollow).append(shape)
         attrs = point_attrs(drawn, series + " ")
-        words = [tip_words(tip_lines(label, p, p.get("figures"))) for p in drawn]
-        points += placed_points(shapes, attrs, pxs, pys, words, TIP_BOX)
+        points += [
+            point_with_tip(shape, a, px, py, tip_lines(label, p, p.get("figures")), TIP_BOX)
+            for shape, a, px, py, p in zip(shapes, attrs, pxs, pys, drawn, strict=True)
+        ]
         out += markers(series_attrs(i, style), style.colour, hollow, filled)
     out.append('<g class="points" fill="transparent">')
     out += points

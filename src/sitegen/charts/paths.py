@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..calc import frontier
-from .svg import Scale, coords, num
+from .svg import Scale, num
 
 LOG_PIECE = 0.05  # on a log axis, at most this many decades per drawn piece
 
@@ -41,10 +41,6 @@ def _cuts(a: float, b: float, log: bool) -> list[float]:
     n = max(1, math.ceil(math.log10(b / a) / LOG_PIECE))
     ratio = (b / a) ** (1 / n)
     return [a * ratio**k for k in range(n)] + [b]
-
-
-MOVE = "M%.1f,%.1f"
-BEZIER = "C%.1f,%.1f %.1f,%.1f %.1f,%.1f"
 
 
 @dataclass(frozen=True)
@@ -91,12 +87,15 @@ def _smooth(pts: Sequence[Sequence[float]], start: float, end: float, x: Scale, 
         c * dy / dx
         for c, dy, dx in zip(cuts.slopes, y.slopes(cuts.values), x.slopes(cuts.xs), strict=True)
     ]
-    out = [px[0], py[0]]  # the path's numbers, written by one coords call
+    out = [f"M{num(px[0])},{num(py[0])}"]
     for k in cuts.starts:  # each cut ends one Bezier and starts the next
         third = (px[k + 1] - px[k]) / 3
-        out += (px[k] + third, py[k] + third * slopes[k], px[k + 1] - third)
-        out += (py[k + 1] - third * slopes[k + 1], px[k + 1], py[k + 1])
-    return coords(MOVE + BEZIER * len(cuts.starts), out)
+        out.append(
+            f"C{num(px[k] + third)},{num(py[k] + third * slopes[k])} "
+            f"{num(px[k + 1] - third)},{num(py[k + 1] - third * slopes[k + 1])} "
+            f"{num(px[k + 1])},{num(py[k + 1])}"
+        )
+    return "".join(out)
 
 
 def _steps(pts: Sequence[Sequence[float]], start: float, end: float, x: Scale, y: Scale) -> str:

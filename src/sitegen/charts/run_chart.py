@@ -32,7 +32,7 @@ from .frontier_chart import (
     tip_lines,
 )
 from .svg import marker
-from .tips import placed_points, shared_tip_css, tip_words
+from .tips import point_with_tip, shared_tip_css
 
 
 class Figures(NamedTuple):
@@ -163,10 +163,11 @@ def draw_run(data: dict) -> str:
 def _hit_areas(
     label: str, points: list[dict], shapes: list[str], xs: list[float], ys: list[float]
 ) -> list[str]:
-    """Each point's hit area with its tip (tips.point_with_tip, as the other charts write it),
-    the tips placed in one go (tips.placed_points)."""
-    words = [tip_words(tip_lines(label, p, p["figures"])) for p in points]
-    return placed_points(shapes, point_attrs(points), xs, ys, words, TIP_BOX)
+    """Each point's hit area with its tip (tips.point_with_tip, as the other charts write it)."""
+    return [
+        point_with_tip(shape, attrs, px, py, tip_lines(label, p, p["figures"]), TIP_BOX)
+        for shape, attrs, px, py, p in zip(shapes, point_attrs(points), xs, ys, points, strict=True)
+    ]
 
 
 __all__ = ["draw_run", "run_chart_data", "run_chart_id"]

@@ -6,7 +6,6 @@ import functools
 import hashlib
 import math
 import pickle
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from xml.sax.saxutils import escape, quoteattr
@@ -29,21 +28,6 @@ def num(value: float) -> str:
         return text
     text = text[:-2]
     return "0" if text == "-0" else text
-
-
-# what num changes in "%.1f"'s text: "-0.0" is "0", and a whole number drops its ".0" (a
-# number written with one decimal is followed by no digit)
-_NEGATIVE_ZERO = re.compile(r"-0\.0(?![0-9])")
-_WHOLE = re.compile(r"\.0(?![0-9])")
-
-
-def coords(template: str, values: Sequence[float]) -> str:
-    """`template` with each `%.1f` replaced by its value as num writes it, all in one go (a
-    curve has hundreds: formatting them one num call at a time costs several times more)."""
-    written = template % tuple(values)
-    if "-0.0" in written:
-        written = _NEGATIVE_ZERO.sub("0", written)
-    return _WHOLE.sub("", written)
 
 
 def text(value: str) -> str:

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 from xml.sax.saxutils import escape
 
-from .svg import AXIS, FONT, TEXT, coords, num, tip_place, tip_size
+from .svg import AXIS, FONT, TEXT, num, tip_place, tip_size
 
 
 @functools.lru_cache(maxsize=8)  # a chart's tips have one count of lines
@@ -71,27 +71,6 @@ def _place(px: float, py: float, words: TipWords, box: tuple[float, float]) -> s
     return f"{num(tx)},{num(ty)}"
 
 
-def placed_points(
-    shapes: Sequence[str],
-    attrs: Sequence[str],
-    pxs: Sequence[float],
-    pys: Sequence[float],
-    words: Sequence[TipWords],
-    box: tuple[float, float],
-) -> list[str]:
-    """[placed_point(...) for each point], where each tip goes written by one coords call (a
-    chart has dozens)."""
-    if not shapes:
-        return []
-    places = [
-        v
-        for px, py, w in zip(pxs, pys, words, strict=True)
-        for v in tip_place(px, py, w.width, w.height, box)
-    ]
-    written = coords("\n".join(["%.1f,%.1f"] * len(shapes)), places).split("\n")
-    return [_point(*point) for point in zip(shapes, attrs, written, words, strict=True)]
-
-
 def _point(shape: str, attrs: str, place: str, words: TipWords) -> str:
     """A point's hit area and its tip at `place` ("x,y", written)."""
     return (
@@ -138,7 +117,6 @@ def series_tip_css(chart_id: str, colours: Sequence[str]) -> str:
 __all__ = [
     "TipWords",
     "placed_point",
-    "placed_points",
     "point_with_tip",
     "series_tip_css",
     "shared_tip_css",
