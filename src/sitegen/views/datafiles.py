@@ -398,8 +398,9 @@ def configs_text(values: ConfigValues) -> str:
     Column by column, not to_json of a dict per config: 97 ms of CPU instead of 218 to 221 ms
     for the 800 runs (25,600 configs) of the 100-pair bench site (best of 30 to 60, the
     collector off as in a build's workers), so some 2.4 s of the 2,000-pair site's cold build
-    (16,000 runs, ~80 s of CPU): 3.0 to 3.1 %, at issue 25's 3 % line; measure it again
-    before changing it. tests/test_datafiles.py holds it to the text of the dicts."""
+    (16,000 runs, ~80 s of CPU): 3.0 to 3.1 %, at the 3 % a speed-up must save to stay:
+    measure it again before changing it. tests/test_datafiles.py holds it to the text of the
+    dicts."""
     columns = {**values.columns, "interactivity": values.interactivity}
     columns["parallelism"] = values.parallelism
     parts, holes = [], []
