@@ -13,7 +13,7 @@ from sitegen.charts import Chart, ChartCache, draw_charts, run_chart_data
 from sitegen.pipeline.build import render_site
 from sitegen.records import load_site
 from sitegen.render.environment import environment
-from sitegen.views import run_report as runs
+from sitegen.views import run as runs
 
 FIXTURES = Path(__file__).parent / "fixtures" / "runs"
 SEED = (FIXTURES / "seed-004-matrix-page.txt").read_text(encoding="utf-8")

@@ -25,8 +25,7 @@ from .model import model_outputs
 from .overview import brief_texts, overview_outputs
 from .page import DataFile, Page, Plan, Quote, View
 from .pair import pair_outputs
-from .run import run_outputs
-from .run_report import run_route
+from .run import run_outputs, run_route
 from .share import Share, share_jobs
 from .sources import Sources, compare_route
 

@@ -15,7 +15,7 @@ from ..records import MatrixRun, Run, Site
 from ..records.urls import link_problem
 from ..render import display
 from .datafiles import pair_route
-from .run_report import run_route
+from .run import run_route
 
 ATOM = "http://www.w3.org/2005/Atom"
 FEED = "feed.xml"

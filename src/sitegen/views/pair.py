@@ -18,7 +18,7 @@ from . import faq
 from .datafiles import curve_points, pair_json, pair_route, rung_json, to_json
 from .jsonld import faq_jsonld, plain
 from .page import DataFile, Page, Quote, View
-from .run_report import matrix_summary
+from .run import matrix_summary
 from .sources import Sources, compare_route
 
 
