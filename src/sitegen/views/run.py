@@ -414,7 +414,7 @@ def sweep_report(run: SweepRun, site: Site, values: ConfigValues | None = None) 
 
 @dataclass(frozen=True)
 class RunView(View):
-    report: Any  # runs.SweepReport or runs.MatrixReport
+    report: Any  # SweepReport or MatrixReport
     chart: Chart | None
     model: Any
     gpu: Any
