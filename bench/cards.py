@@ -5,9 +5,8 @@
 CPU time (time.process_time, so that other work on the machine counts less than wall time
 would), best of N passes over the site's pair, model and comparison cards, after one pass
 that loads the fonts and the palette (the first card of a process: printed apart). Prints
-milliseconds per card (drawn together, as a build draws a chunk's: cards.card_pngs), split
-into drawing and encoding, and the PNGs' mean size; nothing is asserted (speed is not a
-test). docs/pages.md has the figures this measured.
+milliseconds per card, split into drawing and encoding, and the PNGs' mean size; nothing is
+asserted (speed is not a test). docs/pages.md has the figures this measured.
 """
 
 from __future__ import annotations
@@ -67,7 +66,8 @@ def main() -> None:
         for _ in range(args.repeat):
             encoding = 0.0
             start = time.process_time()
-            cards.card_pngs(all_cards)  # as a build draws a chunk's cards: together
+            for card in all_cards:
+                cards.card_png(card)
             took = time.process_time() - start
             if took < best:
                 best, best_encoding = took, encoding

@@ -230,30 +230,6 @@ def test_the_same_card_is_the_same_bytes_whatever_was_drawn_before():
     assert card_png(PLOTTED) == first
 
 
-def test_cards_drawn_together_are_the_bytes_of_each_drawn_alone(monkeypatch):
-    """card_pngs measures the lines of many cards in one pass (batches of BATCH): each card,
-    with a frontier or without, one series or several, is the PNG card_png makes of it."""
-    import dataclasses
-
-    from sitegen.cards import card as cards
-
-    several = [
-        PLOTTED,
-        Card(site="s", title="No frontier", figure="", unit=""),
-        dataclasses.replace(PLOTTED, title="One series", series=PLOTTED.series[:1]),
-        dataclasses.replace(PLOTTED, title="No mark", x_mark=None),
-        dataclasses.replace(
-            PLOTTED, series=(Series("flat", ((1.0, 5.0), (2.0, 5.0))), *PLOTTED.series)
-        ),
-    ]
-    alone = [card_png(card) for card in several]
-    monkeypatch.setattr(cards, "BATCH", 2)  # batches end between a card's lines and the next
-    assert cards.card_pngs(several) == alone
-    monkeypatch.setattr(cards, "BATCH", 64)
-    assert cards.card_pngs(several) == alone
-    assert len(set(alone)) == len(alone)
-
-
 def test_a_flood_of_series_and_points_is_drawn_in_bounded_time():
     import time
 

@@ -110,20 +110,6 @@ def test_dashes_are_their_rows_and_columns():
     assert len(raster.vertical_dashes(float("nan"), 2, 300, 340, 6)[0]) == 0
 
 
-@pytest.mark.parametrize("seed", range(2))
-def test_lines_stroked_together_are_each_as_if_stroked_alone(seed):
-    lines = [points for points, _ in polylines(seed, 24)]
-    for width in (2.5, 5.0):
-        together = raster.strokes(lines[:5], width, CLIP)
-        assert len(together) == 5
-        for points, (ys, xs, levels) in zip(lines[:5], together, strict=True):
-            alone = raster.strokes([points], width, CLIP)[0]
-            order, alone_order = np.lexsort((ys, xs)), np.lexsort((alone[0], alone[1]))
-            for got, want in zip((ys, xs, levels), alone, strict=True):
-                assert np.array_equal(got[order], want[alone_order])
-    assert raster.strokes([[], [(float("nan"), 1.0)]], 5, CLIP)[1][0].size == 0
-
-
 def _dashes_reference(x, width, y0, y1, dash):
     """vertical_dashes as numpy would compute it, column by column."""
     lo, hi = x - width / 2, x + width / 2

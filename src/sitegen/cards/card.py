@@ -17,7 +17,7 @@ import math
 import struct
 import threading
 import zlib
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -175,15 +175,14 @@ def _plot(
     canvas: raster.Canvas,
     drawn: list[tuple[Series, list[tuple[float, float]]]],
     frame: _Frame,
-    lines: Sequence[tuple],
 ) -> None:
-    """The small frontier: its mark, each series' line (`lines`: raster.strokes of the
-    frame's), the legend."""
+    """The small frontier: its mark, each series' line, the legend."""
     x0, y0, x1, y1 = PLOT
     if frame.mark_x is not None:
         canvas.blend(*raster.vertical_dashes(frame.mark_x, 2, y0, y1, 6), palette().blend(MUTED))
-    for i, line in enumerate(lines):
-        canvas.blend(*line, palette().blend(SERIES[i % len(SERIES)]))
+    for i, line in enumerate(frame.lines):
+        ys, xs, levels = raster.stroke(line, STROKE, INSIDE)
+        canvas.blend(ys, xs, levels, palette().blend(SERIES[i % len(SERIES)]))
     legend = [(s.label, SERIES[i % len(SERIES)]) for i, (s, _) in enumerate(drawn) if s.label]
     legend = legend[: len(SERIES)]
     for i, (label, colour) in enumerate(legend):
@@ -202,39 +201,8 @@ def _canvas() -> raster.Canvas:
 
 def card_png(card: Card) -> bytes:
     """The card as an 8-bit palette PNG, 1200 x 630."""
-    return card_pngs([card])[0]
-
-
-BATCH = 64  # cards whose lines are measured together (a card's own are a few small numpy
-# calls: their count, not their pixels, was most of the cost)
-
-
-def card_pngs(cards: Sequence[Card], step: Callable[[], object] = lambda: None) -> list[bytes]:
-    """card_png of each card: the lines of BATCH of them measured in one raster.strokes call
-    (each line as if drawn alone), then each card drawn and encoded (`step` called after
-    each)."""
-    out: list[bytes] = []
-    for start in range(0, len(cards), BATCH):
-        batch = cards[start : start + BATCH]
-        drawn = [_drawn(card) for card in batch]
-        frames = [_frame(card, d) if d else None for card, d in zip(batch, drawn, strict=True)]
-        lines = [line for f in frames if f is not None for line in f.lines]
-        strokes = iter(raster.strokes(lines, STROKE, INSIDE) if lines else ())
-        for card, d, frame in zip(batch, drawn, frames, strict=True):
-            own = [next(strokes) for _ in frame.lines] if frame is not None else []
-            out.append(_card(card, d, frame, own))
-            step()
-    return out
-
-
-def _card(
-    card: Card,
-    drawn: list[tuple[Series, list[tuple[float, float]]]],
-    frame: _Frame | None,
-    lines: Sequence[tuple],
-) -> bytes:
-    """The card drawn and encoded: `drawn` its series (_drawn), `frame` where its frontier
-    goes (None: it has none), `lines` the strokes of the frame's lines."""
+    drawn = _drawn(card)
+    frame = _frame(card, drawn) if drawn else None
     size = _title_size(card.title)
     with _drawing:
         canvas = _canvas()
@@ -250,7 +218,7 @@ def _card(
             y += 52
             _text(canvas, line, LEFT, y, 30, MUTED)
         if frame is not None:
-            _plot(canvas, drawn, frame, lines)
+            _plot(canvas, drawn, frame)
         if card.footer:
             # beside the panel where there is one, not over it
             width = PANEL[0] - GAP - LEFT if frame is not None else WIDTH - 2 * LEFT

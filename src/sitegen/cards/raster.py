@@ -253,26 +253,11 @@ def stroke(
     at that distance covers it. Each segment is measured along x never falling: a line that
     turns back in x is taken as the pieces along which x only grows or only falls, the
     latter reversed."""
-    return strokes([points], width, clip)[0]
-
-
-def strokes(
-    lines: Sequence[Sequence[tuple[float, float]]],
-    width: float,
-    clip: tuple[int, int, int, int],
-) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
-    """stroke() of each polyline, all measured in one pass (a card's few lines cost little
-    more than one: the passes are many small numpy calls), each as if drawn alone."""
     with np.errstate(all="ignore"):  # huge coordinates: what overflows covers nothing
-        ends = [_ends(np.array(p, float).reshape(-1, 2)) for p in lines]
-        if not any(len(a) for a, _ in ends):
-            return [_nothing() for _ in lines]
-        layer = np.repeat(np.arange(len(ends)), [len(a) for a, _ in ends])
-        starts = np.concatenate([a for a, _ in ends])
-        stops = np.concatenate([b for _, b in ends])
-        ys, xs, levels, of = _segments(starts, stops, layer, width / 2 + 0.5, clip)
-    bounds = np.searchsorted(of, np.arange(len(lines) + 1)).tolist()
-    return [(ys[i:j], xs[i:j], levels[i:j]) for i, j in zip(bounds[:-1], bounds[1:], strict=True)]
+        starts, stops = _ends(np.array(points, float).reshape(-1, 2))
+        if not len(starts):
+            return _nothing()
+        return _segments(starts, stops, width / 2 + 0.5, clip)
 
 
 def _ends(pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -305,18 +290,17 @@ def _monotone(pts: np.ndarray) -> list[np.ndarray]:
     return [p if p[-1, 0] >= p[0, 0] else p[::-1] for p in pieces]
 
 
-def _segments(
-    a: np.ndarray,
-    b: np.ndarray,
-    layer: np.ndarray,
-    reach: float,
-    clip: tuple[int, int, int, int],
-):
-    """stroke() of the segments from a[i] to b[i] (n x 2 each), each of the line `layer[i]`
-    (in order), in one pass: the pixels of each line's column that a segment of it comes
-    within `reach` of (a pixel whose centre is that far from the line is not touched), each
-    measured against every segment of the line that reaches its column, the nearest
-    counting. Returns (ys, xs, levels, line of each), line by line."""
+def _segments(a: np.ndarray, b: np.ndarray, reach: float, clip: tuple[int, int, int, int]):
+    """stroke() of the segments from a[i] to b[i] (n x 2 each), in one pass: the pixels of
+    each column that a segment comes within `reach` of (a pixel whose centre is that far from
+    the line is not touched), each measured against every segment that reaches its column,
+    the nearest counting.
+
+    Measuring only a column's rows near the line, all of a line's columns at once, is what
+    makes a card's frontier cheap: each segment measured over the box it reaches, one segment
+    at a time (the plain way, as tests/test_raster.py's reference measures it), costs 0.7 ms
+    more a card (1.06 ms against 0.34 ms for a card's lines, 100-pair site), some 8 s of CPU
+    of the 2,000-pair site's cold build (11,200 cards), 10 % of its 80 s."""
     ax, ay, bx = a[:, 0], a[:, 1], b[:, 0]
     dx, dy = bx - ax, b[:, 1] - ay
     inverse = 1 / np.maximum(dx * dx + dy * dy, 1e-12)
@@ -338,13 +322,12 @@ def _segments(
     r1 = _bounded(np.floor(np.maximum(y0, y1) + reach - 0.5) + 1, clip[1], clip[3])
     some = np.flatnonzero(r1 > r0)
     if not len(some):
-        return (*_nothing(), np.zeros(0, np.intp))
+        return _nothing()
     seg, col, r0, r1, cx = seg[some], col[some], r0[some], r1[some], cx[some]
-    # a line's column's pixels: the rows any of its segments reach, each measured against
-    # one of them here (`one`), against the others below; the columns of each line in turn
+    # a column's pixels: the rows any segment reaches, each measured against one of them
+    # here (`one`), against the others below
     first = col.min()
-    span = col.max() - first + 1
-    at = layer[seg] * span + (col - first)
+    at = col - first
     cols = at.max() + 1
     top, bottom = np.full(cols, clip[3]), np.full(cols, clip[1])
     np.minimum.at(top, at, r0)
@@ -355,7 +338,7 @@ def _segments(
     start = np.cumsum(count) - count  # the column's first pixel
     j = seg[one]
     cy = np.arange(count.sum(), dtype=float) - np.repeat(start - top - 0.5, count)
-    column = first + np.arange(cols) % span
+    column = first + np.arange(cols)
     px = (column + 0.5) - ax[j]
     sx, sy, inv = dx[j], dy[j], inverse[j]
     dist2 = _distance2(np.repeat(px, count), cy - np.repeat(ay[j], count), sx, sy, inv, count)
@@ -378,8 +361,7 @@ def _segments(
     keep = np.flatnonzero(dist2 < _limit(reach))
     ys = (cy[keep] - 0.5).astype(np.intp)
     xs = np.repeat(column, count)[keep]
-    lines = np.repeat(np.arange(cols) // span, count)[keep]
-    return ys, xs, _levels(reach, dist2[keep]), lines
+    return ys, xs, _levels(reach, dist2[keep])
 
 
 def _distance2(px, py, sx, sy, inverse, count) -> np.ndarray:

@@ -134,13 +134,16 @@ class Maker:
 def _cards_drawn(
     built: list[tuple[Job, list[Page], list]], progress: Progress
 ) -> list[tuple[Job, list[Page], list]]:
-    """`built` with every card its jobs' files hold drawn, all of them together
-    (cards.card_pngs), a step each."""
+    """`built` with every card its jobs' files hold drawn, a step each."""
     cards_of = [f.text for _, _, files in built for f in files if isinstance(f.text, cards.Card)]
     if not cards_of:
         return built
     progress.phase("cards", len(cards_of))
-    drawn = iter(cards.card_pngs(cards_of, progress.step))
+    pngs = []
+    for card in cards_of:
+        pngs.append(cards.card_png(card))
+        progress.step()
+    drawn = iter(pngs)
     return [
         (
             job,
