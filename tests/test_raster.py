@@ -132,46 +132,34 @@ def test_dashes_cover_each_column_as_numpy_measures_it():
                 assert a.dtype == b.dtype and np.array_equal(a, b), (x, width)
 
 
-def test_a_canvas_reset_is_its_base_again_whatever_was_drawn():
-    rng = np.random.default_rng(12)
-    bases = []
-    for entry in (3, 4):
-        base = raster.Canvas(60, 40)
-        base.rect(5, 5, 50, 30, entry)
-        bases.append(base)
-    canvas = raster.Canvas(60, 40)
-    for trial in range(30):
-        base = bases[trial % 5 == 0]
-        canvas.reset(base)
-        assert np.array_equal(canvas.rows, base.rows)
-        patch = rng.integers(0, 9, (8, 12)).astype(np.uint8)
-        keep = np.where(patch > 0, 0, 255).astype(np.uint8)
-        canvas.lay(int(rng.integers(-10, 60)), int(rng.integers(-5, 40)), patch, keep)
-        canvas.rect(*rng.integers(-5, 65, 4).tolist(), 7)
-        ys, xs = rng.integers(0, 40, 20), rng.integers(0, 60, 20)
-        ys, xs = np.unique(ys * 100 + xs) // 100, np.unique(ys * 100 + xs) % 100
-        table = np.full((10, raster.LEVELS + 1), 9, np.uint8)
-        canvas.blend(ys, xs, np.full(ys.size, 8, np.uint8), table)
+def test_a_copy_is_drawn_on_and_what_it_was_copied_from_is_not():
+    base = raster.Canvas(10, 6)
+    base.rect(0, 0, 10, 6, 2)
+    copy = base.copy()
+    copy.rect(1, 1, 3, 3, 5)
+    table = np.full((10, raster.LEVELS + 1), 9, np.uint8)
+    copy.blend(np.array([4]), np.array([6]), np.array([8], np.uint8), table)
+    assert (base.pixels == 2).all() and (base.rows[:, 0] == 0).all()
+    assert copy.pixels[1:3, 1:3].tolist() == [[5, 5], [5, 5]] and copy.pixels[4, 6] == 9
+    assert (copy.rows[:, 0] == 0).all() and (copy.pixels == 2).sum() == 60 - 5
 
 
 def test_lay_sets_the_patch_where_it_has_ink_and_keeps_the_rest():
     canvas = raster.Canvas(10, 6)
     canvas.rect(0, 0, 10, 6, 2)
-    patch = np.array([[0, 5, 6], [7, 0, 0]], np.uint8)
-    keep = np.where(patch > 0, 0, 255).astype(np.uint8)
-    canvas.lay(8, 5, patch, keep)  # partly off the canvas: the rest is dropped
+    patch = np.array([[9, 5, 6], [7, 9, 9]], np.uint8)
+    ink = np.array([[False, True, True], [True, False, False]])
+    canvas.lay(8, 5, patch, ink)  # partly off the canvas: the rest is dropped
     assert canvas.pixels[5, 8:].tolist() == [2, 5] and (canvas.pixels[:5] == 2).all()
-    canvas.lay(1, 1, patch, keep)
+    canvas.lay(1, 1, patch, ink)
     assert canvas.pixels[1:3, 1:4].tolist() == [[2, 5, 6], [7, 2, 2]]
 
 
-def test_a_text_patch_is_its_ramp_where_it_has_ink_and_kept_canvas_elsewhere():
+def test_a_text_patch_is_its_ramp_where_it_has_ink():
     levels, _, _ = raster.text_levels("Ag,", 30, "regular")
-    patch, keep, _, _ = raster.text_patch("Ag,", 30, "regular", 40)
-    ink = levels > 0
+    patch, ink, _, _ = raster.text_patch("Ag,", 30, "regular", 40)
     assert ink.any() and (~ink).any()
-    assert (patch[ink] == levels[ink] + 40).all() and (patch[~ink] == 0).all()
-    assert (keep[ink] == 0).all() and (keep[~ink] == 255).all()
+    assert (ink == (levels > 0)).all() and (patch[ink] == levels[ink] + 40).all()
 
 
 def _levels_reference(text: str, size: int, weight: str) -> tuple[np.ndarray, int, int]:
