@@ -110,28 +110,6 @@ def test_dashes_are_their_rows_and_columns():
     assert len(raster.vertical_dashes(float("nan"), 2, 300, 340, 6)[0]) == 0
 
 
-def _dashes_reference(x, width, y0, y1, dash):
-    """vertical_dashes as numpy would compute it, column by column."""
-    lo, hi = x - width / 2, x + width / 2
-    cols = np.arange(np.floor(lo), np.ceil(hi)).astype(np.intp)
-    cover = np.clip(np.minimum(cols + 1, hi) - np.maximum(cols, lo), 0.0, 1.0)
-    levels = np.rint(cover * raster.LEVELS).astype(np.uint8)
-    cols, levels = cols[levels > 0], levels[levels > 0]
-    rows = np.arange(y0, y1)
-    rows = rows[(rows - y0) // dash % 2 == 0]
-    return np.repeat(rows, len(cols)), np.tile(cols, len(rows)), np.tile(levels, len(rows))
-
-
-def test_dashes_cover_each_column_as_numpy_measures_it():
-    rng = np.random.default_rng(11)
-    for x in [900.0, 900.5, 900.03125, 900.96875, *rng.uniform(760, 1140, 200)]:
-        for width in (1.0, 2.0, 3.3):
-            got = raster.vertical_dashes(x, width, 300, 540, 6)
-            want = _dashes_reference(x, width, 300, 540, 6)
-            for a, b in zip(got, want, strict=True):
-                assert a.dtype == b.dtype and np.array_equal(a, b), (x, width)
-
-
 def test_a_copy_is_drawn_on_and_what_it_was_copied_from_is_not():
     base = raster.Canvas(10, 6)
     base.rect(0, 0, 10, 6, 2)
@@ -160,35 +138,3 @@ def test_a_text_patch_is_its_ramp_where_it_has_ink():
     patch, ink, _, _ = raster.text_patch("Ag,", 30, "regular", 40)
     assert ink.any() and (~ink).any()
     assert (ink == (levels > 0)).all() and (patch[ink] == levels[ink] + 40).all()
-
-
-def _levels_reference(text: str, size: int, weight: str) -> tuple[np.ndarray, int, int]:
-    """text_levels as the plain maximum of every glyph, each placed where its advance puts it."""
-    face = raster.glyphs.face(weight)
-    quarter = size * raster.SUPER / face.units
-    placed, pen = [], 0
-    for ch in text:
-        col, phase = divmod(round(pen * quarter), raster.SUPER)
-        levels, left, top = raster._glyph(weight, size, ch, phase)
-        if levels.size:
-            placed.append((levels, col + left, top))
-        pen += face.advance(ch)
-    x0, y0 = min(x for _, x, _ in placed), min(y for _, _, y in placed)
-    x1 = max(x + m.shape[1] for m, x, _ in placed)
-    y1 = max(y + m.shape[0] for m, _, y in placed)
-    out = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    for m, x, y in placed:
-        part = out[y - y0 : y - y0 + m.shape[0], x - x0 : x - x0 + m.shape[1]]
-        part[...] = np.maximum(part, m)
-    return out, x0, y0
-
-
-@pytest.mark.parametrize(
-    "text",
-    ["Model 009: GPU 08 vs GPU 09", "ffi fj Tj AV", "e\u0301\u0301a\u0308", "W" * 30, "i.l,1"],
-)
-def test_glyphs_over_one_another_keep_the_more_ink(text):
-    for size, weight in ((30, "regular"), (60, "bold"), (120, "bold")):
-        got, left, top = raster.text_levels(text, size, weight)
-        want, want_left, want_top = _levels_reference(text, size, weight)
-        assert (left, top) == (want_left, want_top) and np.array_equal(got, want)

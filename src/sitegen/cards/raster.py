@@ -167,37 +167,29 @@ def _glyph(weight: str, size: int, ch: str, phase: int) -> tuple[np.ndarray, int
 def text_levels(text: str, size: int, weight: str) -> tuple[np.ndarray, int, int]:
     """`text` (already printable and fitted) as coverage levels (0-16): (levels, left, top)
     from its origin on the baseline. Each glyph is placed at its advance (the widths of
-    glyphs.Face.width, which fitted it), rounded to a quarter pixel."""
+    glyphs.Face.width, which fitted it), rounded to a quarter pixel; where glyphs overlap,
+    the more ink of the two."""
     face = glyphs.face(weight)
     quarter = size * SUPER / face.units
-    advance = face.advance  # (the loop is per character: names looked up once)
     placed = []
     pen = 0  # font units
-    x0 = y0 = 1 << 30
-    x1 = y1 = -(1 << 30)
     for ch in text:
         col, phase = divmod(round(pen * quarter), SUPER)
         levels, left, top = _glyph(weight, size, ch, phase)
-        pen += advance(ch)
-        h, w = levels.shape
-        if h and w:
-            x = col + left
-            placed.append((levels, x, top, h, w))
-            x0, y0 = x if x < x0 else x0, top if top < y0 else y0
-            x1, y1 = x + w if x + w > x1 else x1, top + h if top + h > y1 else y1
+        pen += face.advance(ch)
+        if levels.size:
+            placed.append((levels, col + left, top))
     if not placed:
         return np.zeros((0, 0), np.uint8), 0, 0
+    x0 = min(x for _, x, _ in placed)
+    y0 = min(y for _, _, y in placed)
+    x1 = max(x + levels.shape[1] for levels, x, _ in placed)
+    y1 = max(y + levels.shape[0] for levels, _, y in placed)
     out = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    right = x0  # the glyphs so far end before this column
-    maximum = np.maximum
-    for levels, x, y, h, w in placed:
+    for levels, x, y in placed:
+        h, w = levels.shape
         part = out[y - y0 : y - y0 + h, x - x0 : x - x0 + w]
-        if x >= right:  # on nothing yet: a copy
-            part[...] = levels
-        else:  # over the glyph before: the more ink of the two
-            maximum(part, levels, out=part)
-        if x + w > right:
-            right = x + w
+        np.maximum(part, levels, out=part)
     out.flags.writeable = False
     return out, x0, y0
 
@@ -333,10 +325,11 @@ def _segments(a: np.ndarray, b: np.ndarray, reach: float, clip: tuple[int, int, 
             m,
         )
         np.minimum.at(dist2, pixel, d2)
-    keep = np.flatnonzero(dist2 < _limit(reach))
+    levels = _levels(reach, dist2)
+    keep = np.flatnonzero(levels)
     ys = (cy[keep] - 0.5).astype(np.intp)
     xs = np.repeat(column, count)[keep]
-    return ys, xs, _levels(reach, dist2[keep])
+    return ys, xs, levels[keep]
 
 
 def _distance2(px, py, sx, sy, inverse, count) -> np.ndarray:
@@ -361,31 +354,9 @@ def _levels(reach: float, dist2: np.ndarray) -> np.ndarray:
     return np.rint(np.minimum(np.fmax(reach - np.sqrt(dist2), 0.0), 1.0) * LEVELS).astype(np.uint8)
 
 
-@functools.cache
-def _limit(reach: float) -> float:
-    """The least squared distance that _levels gives 0 (it never rises with distance)."""
-    lo, hi = 0, int(np.array(reach * reach).view(np.int64))  # bits of floats: 16 and 0
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if _levels(reach, np.array(mid).view(float).reshape(1))[0]:
-            lo = mid
-        else:
-            hi = mid
-    return float(np.array(hi).view(float))
-
-
 def _nothing() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     empty = np.zeros(0, np.intp)
     return empty, empty, np.zeros(0, np.uint8)
-
-
-@functools.lru_cache(maxsize=64)
-def _dash_rows(y0: int, y1: int, dash: int) -> np.ndarray:
-    """The rows of [y0, y1) that a dash `dash` on, `dash` off from y0 covers."""
-    rows = np.arange(y0, y1)
-    rows = rows[(rows - y0) // dash % 2 == 0]
-    rows.flags.writeable = False
-    return rows
 
 
 def vertical_dashes(
@@ -397,18 +368,13 @@ def vertical_dashes(
     if not math.isfinite(x):
         return _nothing()
     lo, hi = x - width / 2, x + width / 2
-    cols, levels = [], []
-    for col in range(math.floor(lo), math.ceil(hi)):  # a few: in Python, not numpy calls
-        cover = min(max(min(col + 1, hi) - max(col, lo), 0.0), 1.0)
-        if level := round(cover * LEVELS):  # to even, as np.rint
-            cols.append(col)
-            levels.append(level)
-    rows = _dash_rows(y0, y1, dash)
-    xs = np.empty((len(rows), len(cols)), np.intp)
-    xs[:] = cols
-    drawn = np.empty(xs.shape, np.uint8)
-    drawn[:] = levels
-    return np.repeat(rows, len(cols)), xs.reshape(-1), drawn.reshape(-1)
+    cols = np.arange(math.floor(lo), math.ceil(hi))
+    cover = np.clip(np.minimum(cols + 1, hi) - np.maximum(cols, lo), 0.0, 1.0)
+    levels = np.rint(cover * LEVELS).astype(np.uint8)
+    cols, levels = cols[levels > 0], levels[levels > 0]
+    rows = np.arange(y0, y1)
+    rows = rows[(rows - y0) // dash % 2 == 0]
+    return np.repeat(rows, len(cols)), np.tile(cols, len(rows)), np.tile(levels, len(rows))
 
 
 def rounded_box(
