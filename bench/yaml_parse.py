@@ -1,14 +1,13 @@
-"""How long yamlpos.parse takes on a generated sweep record, fast reader against full loader.
+"""How long yamlpos.parse takes on a generated sweep record, line reader against full loader.
 
     PYTHONPATH=src python bench/yaml_parse.py [--files N] [--repeat R]
 
 Writes no file: takes N YAML records of 32 configs as bench/scale.py writes them (the text of a
 2,000-pair site's records), and parses each R times with yamlpos.parse (which reads their
-`configs:` lines with json.loads), with the event reader it falls back to for other shapes
-(libyaml's events) and with the full loader it falls back to from there (yaml.load with
-yamlpos's _Loader), alternating so that a busy machine slows all alike, with the garbage
-collector paused while timing (else one reader pays for collecting what another left). Prints
-per file the median over files of the best CPU time.
+`configs:` lines with json.loads) and with the full loader it falls back to for other shapes
+(yaml.load with yamlpos's _Loader), alternating so that a busy machine slows both alike, with
+the garbage collector paused while timing (else one reader pays for collecting what the other
+left). Prints per file the median over files of the best CPU time.
 """
 
 from __future__ import annotations
@@ -44,11 +43,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
     texts = records(args.files)
-    readers = {
-        "full loader": yamlpos._parse_full,
-        "event reader": yamlpos._events_load,
-        "yamlpos.parse": yamlpos.parse,
-    }
+    readers = {"full loader": yamlpos._parse_full, "yamlpos.parse": yamlpos.parse}
     best: dict[str, list[float]] = {name: [] for name in readers}
     for text in texts:
         times = {name: float("inf") for name in readers}
@@ -66,9 +61,8 @@ def main() -> None:
     print(f"{len(texts)} records of {size / 1000:.1f} kB, best of {args.repeat} CPU times")
     for name, times in best.items():
         print(f"  {name:14} {statistics.median(times) * 1000:6.2f} ms a file (median)")
-    for slower in ("full loader", "event reader"):
-        ratios = [f / q for f, q in zip(best[slower], best["yamlpos.parse"], strict=True)]
-        print(f"  speed-up over the {slower}: {statistics.median(ratios):.2f}x (median of ratios)")
+    ratios = [f / q for f, q in zip(best["full loader"], best["yamlpos.parse"], strict=True)]
+    print(f"  speed-up over the full loader: {statistics.median(ratios):.2f}x (median of ratios)")
 
 
 if __name__ == "__main__":

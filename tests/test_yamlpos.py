@@ -1,7 +1,8 @@
-"""yamlpos.parse's fast reader gives exactly what the full loader (yaml.load with _Loader) gives.
+"""yamlpos.parse's line reader (records of one config a line, read with json.loads) gives
+exactly what the full loader (yaml.load with _Loader) gives; and what parse reads and refuses.
 
 The full loader is the reference: the same data with the same types, or the same ParseError
-(message and line). The fast reader may give up on anything (the full loader then reads the
+(message and line). The line reader may give up on anything (the full loader then reads the
 text), but must never answer differently.
 """
 
@@ -11,7 +12,6 @@ import datetime as dt
 import importlib.util
 import json
 import math
-import random
 import sys
 from pathlib import Path
 from typing import Any
@@ -64,25 +64,13 @@ def outcome(read, text: str) -> tuple:
         return ("error", type(exc), str(exc))
 
 
-def fast(text: str) -> tuple:
-    """("data", value) when the fast reader answers, ("unsure",) when it leaves the text."""
-    try:
-        return ("data", yamlpos._fast_load(text))
-    except Exception:
-        return ("unsure",)
-
-
-def assert_same_as_full_loader(text: str) -> tuple:
+def assert_same_as_full_loader(text: str) -> None:
     want = outcome(yamlpos._parse_full, text)
     got = outcome(lambda t: yamlpos.parse(t).data, text)
-    quick = fast(text)
     if want[0] == "error":
         assert got == want, text
-        assert quick == ("unsure",), text
     else:
         assert got[0] == "data" and same(got[1], want[1]), text
-        assert quick == ("unsure",) or same(quick[1], want[1]), text
-    return quick
 
 
 # -- scalars: every kind the YAML 1.1 resolver knows, and near misses -----------------------------
@@ -155,173 +143,6 @@ words = joined(
     maybe(joined(st.just(" "), chars("abz019", 1, 4))),
 )
 plain_texts = st.one_of(st.sampled_from(TRICKY), numbers, dates, words)
-any_texts = st.one_of(plain_texts, st.text(max_size=12))
-
-
-# A document is a tree of ("scalar", style, text), ("alias", name),
-# ("map", flow, [(key, node)]) and ("seq", flow, [node]); scalars and collections may carry
-# ("deco", decoration, node): an anchor or a tag.
-@st.composite
-def scalars(draw) -> tuple:
-    style = draw(st.sampled_from(["plain"] * 6 + ["single", "double", "literal", "folded"]))
-    if style == "plain":
-        return ("scalar", "plain", draw(plain_texts))
-    if style in ("literal", "folded"):
-        lines = draw(st.lists(any_texts.filter(lambda t: "\n" not in t), min_size=1, max_size=3))
-        return ("scalar", style, lines)
-    return ("scalar", style, draw(any_texts))
-
-
-@st.composite
-def keys(draw) -> tuple:
-    roll = draw(st.integers(0, 19))  # shrinks towards plain, distinct keys
-    if roll == 19:
-        return ("scalar", "plain", "<<")  # a merge key
-    if roll >= 16:
-        return ("scalar", "double", draw(st.sampled_from(["a", "b", "1"])))
-    if roll >= 12:
-        return ("scalar", "plain", draw(plain_texts))
-    # a few keys that are equal as values: 1, 1.0 and true; ~ and null
-    common = ["a", "b", "median", "1", "1.0", "true", "~", "null", ".nan", "2026-01-01"]
-    return ("scalar", "plain", draw(st.sampled_from(common)))
-
-
-decorations = st.sampled_from(
-    ["&a1", "&a2", "!!str", "!!int", "!!float", "!!bool", "!!null", "!!timestamp", "!!binary",
-     "!custom", "!", "!!map", "!!seq", "!!set"]
-)  # fmt: skip
-
-
-@st.composite
-def decorated(draw, nodes) -> tuple:
-    """Now and then an anchor or a tag on the node."""
-    node = draw(nodes)
-    if draw(st.integers(0, 9)) == 9:
-        return ("deco", draw(decorations), node)
-    return node
-
-
-@st.composite
-def leaves(draw) -> tuple:
-    if draw(st.integers(0, 19)) == 19:
-        return ("alias", draw(st.sampled_from(["a1", "a2"])))
-    return draw(decorated(scalars()))
-
-
-def collections(children):
-    distinct = st.lists(st.tuples(keys(), children), max_size=5, unique_by=lambda kv: kv[0])
-    return st.one_of(
-        st.tuples(st.just("map"), st.booleans(), distinct),
-        st.tuples(st.just("seq"), st.booleans(), st.lists(children, max_size=5)),
-    )
-
-
-nodes = st.recursive(leaves(), lambda children: decorated(collections(children)), max_leaves=20)
-
-
-def quoted(style: str, text: str) -> str:
-    if style == "single":
-        return "'" + text.replace("'", "''") + "'"
-    return json.dumps(text)
-
-
-def flow(node: tuple) -> str:
-    kind = node[0]
-    if kind == "deco":
-        return f"{node[1]} {flow(node[2])}"
-    if kind == "alias":
-        return f"*{node[1]}"
-    if kind == "scalar":
-        style, text = node[1], node[2]
-        if style in ("literal", "folded"):
-            return json.dumps("\n".join(text))
-        return text if style == "plain" else quoted(style, text)
-    if kind == "map":
-        return "{" + ", ".join(f"{flow(k)}: {flow(v)}" for k, v in node[2]) + "}"
-    return "[" + ", ".join(flow(item) for item in node[2]) + "]"
-
-
-def block_value(node: tuple, indent: int, rng: random.Random) -> str:
-    """What follows `key:` or `- `: inline text or a newline and a block, with its newline."""
-    deco = ""
-    while node[0] == "deco":
-        deco += " " + node[1]
-        node = node[2]
-    pad = " " * (indent + 2)
-    if node[0] in ("map", "seq") and node[2] and not node[1]:
-        return deco + "\n" + block(node, indent + 2, rng)
-    if node[0] == "scalar" and node[1] in ("literal", "folded"):
-        head = ("|" if node[1] == "literal" else ">") + rng.choice(["", "-", "+"])
-        return f"{deco} {head}\n" + "".join(f"{pad}{line}\n" for line in node[2])
-    if node[0] == "scalar" and node[1] == "plain" and " " in node[2] and rng.random() < 0.3:
-        first, rest = node[2].split(" ", 1)  # a plain scalar over two lines
-        return f"{deco} {first}\n{pad}{rest}\n"
-    comment = rng.choice(["", "", "", "  # a comment", " #: not a key"])
-    return f"{deco} {flow(node)}{comment}\n"
-
-
-def block(node: tuple, indent: int, rng: random.Random) -> str:
-    pad = " " * indent
-    out = ""
-    if node[0] == "map":
-        for key, value in node[2]:
-            if rng.random() < 0.1:
-                out += f"{pad}# a comment line\n"
-            out += f"{pad}{flow(key)}:{block_value(value, indent, rng)}"
-    else:
-        for item in node[2]:
-            out += f"{pad}-{block_value(item, indent, rng)}"
-    return out
-
-
-@st.composite
-def documents(draw) -> str:
-    root = draw(nodes)
-    rng = random.Random(draw(st.integers(0, 2**16)))
-    if root[0] in ("map", "seq") and root[2] and not root[1]:
-        body = block(root, 0, rng)
-    else:
-        body = flow(root) + "\n"
-    head = draw(st.sampled_from(["", "", "", "---\n", "# a comment\n", "%YAML 1.1\n---\n"]))
-    tail = draw(st.sampled_from(["", "", "", "...\n", "# the end\n", "---\nsecond: 1\n"]))
-    return head + body + tail
-
-
-@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(documents())
-def test_documents_read_as_the_full_loader_reads_them(text):
-    assert_same_as_full_loader(text)
-
-
-@settings(max_examples=200, deadline=None)
-@given(st.lists(plain_texts, max_size=6), st.booleans())
-def test_plain_scalars_in_a_record_read_as_the_full_loader_reads_them(values, twice):
-    text = "".join(f"k{i}: {value}\n" for i, value in enumerate(values))
-    text += "list:\n" + "".join(f"  - {value}\n" for value in values)
-    text += "flow: {" + ", ".join(f"f{i}: {v}" for i, v in enumerate(values)) + "}\n"
-    text += "k0: again\n" if twice else ""
-    assert_same_as_full_loader(text)
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.text(alphabet="ab1.:-# \n\t'\"{}[],&*!|>?~<=%@`\\", max_size=40))
-def test_any_text_reads_as_the_full_loader_reads_it(text):
-    assert_same_as_full_loader(text)
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.one_of(plain_texts, st.text(alphabet="0123456789.-+_:eE \u0663\u00b2", max_size=8)))
-def test_decimal_shortcut_is_the_loaders_reading(text):
-    number = yamlpos._decimal(text)
-    if number is not None:
-        want = outcome(yamlpos._parse_full, f"k: {text}\n")
-        assert want[0] == "data" and same(want[1]["k"], number), text
-
-
-@pytest.mark.parametrize("text", TRICKY, ids=lambda text: text[:20])
-def test_each_tricky_scalar(text):
-    for doc in (f"k: {text}\n", f"- {text}\n", f"{{k: {text}}}\n", f"{text}: v\n"):
-        assert_same_as_full_loader(doc)
 
 
 @pytest.mark.parametrize(
@@ -341,12 +162,10 @@ def test_each_tricky_scalar(text):
         ("a: [1, 2\n", 2),
     ],
 )
-def test_errors_are_the_full_loaders(text, line):
-    assert fast(text) == ("unsure",)
+def test_errors_name_their_line(text, line):
     with pytest.raises(ParseError) as error:
         yamlpos.parse(text)
-    assert (error.value.message, error.value.line) == outcome(yamlpos._parse_full, text)[1:]
-    assert error.value.line == line
+    assert error.value.message.startswith("not valid YAML: ") and error.value.line == line
 
 
 @pytest.mark.parametrize(
@@ -360,21 +179,21 @@ def test_errors_are_the_full_loaders(text, line):
     ids=["ints", "floats and dates", "null and booleans", "huge"],
 )
 def test_yaml_1_1_meanings_are_kept(text, data):
-    got = assert_same_as_full_loader(text)
-    assert got[0] == "data"  # the fast reader answers these itself
+    got = yamlpos.parse(text).data
     for key, value in data.items():
-        assert same(got[1][key], value)
+        assert same(got[key], value)
 
 
-def test_merge_keys_and_anchors_are_left_to_the_full_loader():
+def test_merge_keys_and_anchors_are_read():
     text = "base: &b {x: 1, y: 2}\nrun:\n  <<: *b\n  y: 3\n"
-    assert fast(text) == ("unsure",)
     assert yamlpos.parse(text).data == {"base": {"x": 1, "y": 2}, "run": {"x": 1, "y": 3}}
 
 
-def test_deep_nesting_is_left_to_the_full_loader():
-    assert fast("[" * 40 + "]" * 40) == ("unsure",)
-    assert_same_as_full_loader("[" * 300 + "]" * 300)  # lists are built without recursion
+def test_deep_nesting():
+    deep = yamlpos.parse("[" * 300 + "]" * 300).data  # lists are built without recursion
+    for _ in range(299):
+        (deep,) = deep
+    assert deep == []
     # mappings are not: too deep a file is refused, by PyYAML's own limit or by ours
     with pytest.raises(ParseError, match="^not valid YAML: "):
         yamlpos.parse("{a: " * 5000 + "1" + "}" * 5000)
@@ -403,9 +222,7 @@ def file_id(path: Path) -> str:
 
 @pytest.mark.parametrize("path", FILES, ids=file_id)
 def test_every_yaml_file_we_have(path):
-    text = yamlpos.decode(path.read_bytes())
-    quick = assert_same_as_full_loader(text)
-    assert quick[0] == "data", "plain records are read by the fast reader"
+    assert_same_as_full_loader(yamlpos.decode(path.read_bytes()))
 
 
 def test_generated_sweep_records():
@@ -420,11 +237,10 @@ def test_generated_sweep_records():
     runs = [run for gpu in range(2) for run in scale.pair_runs(shape, 0, gpu)]
     for path, record in runs:
         text = scale.record_text(path.replace(".json", ".yaml"), record)
-        quick = assert_same_as_full_loader(text)
-        assert quick[0] == "data"
-        # read line by line, its header too, without libyaml's events
-        assert same(yamlpos._one_config_a_line(text), quick[1])
+        assert_same_as_full_loader(text)
+        # read line by line, its header too, without the full loader
         assert yamlpos._plain_header(text[: text.index("\nconfigs:\n") + 1]) is not None
+        assert same(yamlpos._one_config_a_line(text), yamlpos._parse_full(text))
 
 
 # -- records of one config a line --------------------------------------------------------------
@@ -637,7 +453,6 @@ def test_lines_of_the_shapes_written_are_read_by_the_line_reader(line):
 )
 def test_errors_in_config_lines_are_the_full_loaders(text, line):
     assert yamlpos._one_config_a_line(text) is yamlpos._MISS
-    assert fast(text) == ("unsure",)
     with pytest.raises(ParseError) as error:
         yamlpos.parse(text)
     assert error.value.line == line

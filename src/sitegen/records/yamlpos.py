@@ -1,10 +1,10 @@
 """YAML and JSON reading that remembers the line of every value, for messages.
 
 `parse` reads a run record of one config a line (as importers and bench/scale.py write them)
-with json.loads, and other YAML with libyaml's events, before the full loader: 0.18 ms a record
-instead of the full loader's 2.1 ms (bench/yaml_parse.py), some 15 s of CPU of the 2,000-pair
-site's cold build (8,000 YAML records). tests/test_yamlpos.py holds each reader to the full
-loader's result, value for value and line for line.
+with json.loads, and any other YAML with the full loader (yaml.load with _Loader): 0.18 ms a
+record instead of the full loader's 2.1 ms (bench/yaml_parse.py), some 15 s of CPU of the
+2,000-pair site's cold build (8,000 YAML records). tests/test_yamlpos.py holds the line reader
+to the full loader's result, value for value and line for line.
 """
 
 from __future__ import annotations
@@ -12,20 +12,9 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Callable
 from typing import Any
 
 import yaml
-from yaml.events import (
-    DocumentEndEvent,
-    DocumentStartEvent,
-    MappingEndEvent,
-    MappingStartEvent,
-    ScalarEvent,
-    SequenceEndEvent,
-    SequenceStartEvent,
-    StreamEndEvent,
-)
 from yaml.nodes import ScalarNode
 
 Path_ = tuple[str | int, ...]
@@ -100,22 +89,11 @@ _Loader.add_constructor("tag:yaml.org,2002:timestamp", _construct_timestamp)
 _Loader.add_implicit_resolver("tag:yaml.org,2002:float", _FLOAT_1_2, list("-+0123456789"))
 
 
-# -- the fast reader ------------------------------------------------------------------------
-#
-# yaml.load spends most of its time in Python: composing a node per value (with its marks and
-# a call of the resolver's regular expressions), then constructing the data from the nodes
-# through PyYAML's generic machinery. The fast reader takes the same libyaml events (so the same
-# syntax is accepted, and a broken file fails at the same place) and builds the data from them
-# directly. It knows only what run records use: mappings, sequences and untagged scalars. Plain
-# scalars are typed by _Loader's own resolver and constructors (an unsigned decimal number by a
-# test whose meaning is the same), so the data is exactly yaml.load's. Anything else - an
-# anchor, an alias, a tag, a merge key, a key written twice, a key that is not a scalar, deep
-# nesting, more than one document, any error at all - makes it give up, and the full loader
-# reads the text again and decides (and words the error).
+# -- plain words ------------------------------------------------------------------------------
 
 
 class _Unsure(Exception):
-    """The fast reader met something it leaves to the full loader."""
+    """The line reader met something it leaves to the full loader."""
 
 
 _STR = "tag:yaml.org,2002:str"
@@ -124,157 +102,44 @@ _BOOL = "tag:yaml.org,2002:bool"
 # scalars whose value the loader's own constructor gives (a number, a date); merge keys, `=` and
 # every other tag are left to the full loader
 _CONSTRUCTED = {"tag:yaml.org,2002:int", "tag:yaml.org,2002:float", "tag:yaml.org,2002:timestamp"}
-_DIGITS_MAX = 999  # int() refuses more than 4,300 digits; the loader makes those infinite
-_MAX_DEPTH = 32  # deeper than any record; the full loader finds out what is too deep
-# plain scalars that are not numbers (keys, slugs, true, null) repeat from file to file: the
-# value the resolver and constructor gave each (a str, None or a bool), by its text
-_words: dict[str, Any] = {}
 _MISS = object()
+# a loader used for its resolver and constructors alone (the type and value of a plain word)
+_RESOLVING = _Loader("")
 
 
-def _decimal(text: str) -> int | float | None:
-    """12, 0, 41.25, 007.5 as yaml.load reads them; None for any other text.
-
-    Plain text of ASCII digits with no leading zero, or digits, a point and digits, is what
-    YAML 1.1's int pattern (before timestamp) or float pattern (before int) takes, and their
-    constructors give int(text) and float(text). A leading zero (017 is octal, 08 text), a sign,
-    an exponent, `_` or `:` are left to the resolver. _collection has this inline.
-    """
-    if text.isdigit():
-        if text.isascii() and (text[0] != "0" or text == "0") and len(text) <= _DIGITS_MAX:
-            return int(text)
-        return None
-    whole, point, fraction = text.partition(".")
-    if point and whole.isdigit() and fraction.isdigit() and text.isascii():
-        return float(text)
-    return None
-
-
-def _plain(loader: _Loader, text: str) -> Any:
-    """The value of an untagged plain scalar, as yaml.load gives it."""
-    number = _decimal(text)
-    if number is not None:
-        return number
-    tag = loader.resolve(ScalarNode, text, (True, False))
+def _plain(text: str) -> Any:
+    """The value of an untagged plain scalar, as yaml.load gives it: typed by _Loader's own
+    resolver and constructors."""
+    tag = _RESOLVING.resolve(ScalarNode, text, (True, False))
     if tag == _STR:
-        value: Any = text
-    elif tag == _NULL:
-        value = None
-    elif tag == _BOOL:
-        value = loader.bool_values[text.lower()]
-    elif tag in _CONSTRUCTED:
-        return loader.yaml_constructors[tag](loader, ScalarNode(tag, text))
-    else:
-        raise _Unsure
-    if len(text) <= 64 and len(_words) < 20_000:
-        _words[text] = value
-    return value
-
-
-def _scalar(loader: _Loader, event: ScalarEvent) -> Any:
-    if event.tag is not None or event.anchor is not None:
-        raise _Unsure
-    if not event.implicit[0]:
-        return event.value  # quoted, or a block scalar: text
-    value = _words.get(event.value, _MISS)
-    return _plain(loader, event.value) if value is _MISS else value
-
-
-def _collection(loader: _Loader, get: Callable[[], Any], event: Any, depth: int) -> Any:
-    if depth > _MAX_DEPTH or event.tag is not None or event.anchor is not None:
-        raise _Unsure
-    if type(event) is MappingStartEvent:
-        # the loop that reads every field of every config: an untagged plain key or value is
-        # read here as _scalar would, a call spared for each
-        words, scalar, miss, longest = _words, ScalarEvent, _MISS, _DIGITS_MAX
-        mapping: dict = {}
-        while type(event := get()) is scalar:
-            if event.implicit[0] and event.tag is None and event.anchor is None:
-                key = words.get(event.value, miss)
-                if key is miss:
-                    key = _plain(loader, event.value)
-            else:
-                key = _scalar(loader, event)
-            if key in mapping:
-                raise _Unsure  # the full loader names the duplicate and its line
-            event = get()
-            if type(event) is not scalar:
-                mapping[key] = _collection(loader, get, event, depth + 1)
-            elif event.implicit[0] and event.tag is None and event.anchor is None:
-                text = event.value
-                if text.isdigit():  # _decimal(text), inline
-                    if text.isascii() and (text[0] != "0" or text == "0") and len(text) <= longest:
-                        mapping[key] = int(text)
-                        continue
-                else:
-                    whole, point, fraction = text.partition(".")
-                    if point and whole.isdigit() and fraction.isdigit() and text.isascii():
-                        mapping[key] = float(text)
-                        continue
-                value = words.get(text, miss)
-                mapping[key] = _plain(loader, text) if value is miss else value
-            else:
-                mapping[key] = _scalar(loader, event)
-        if type(event) is not MappingEndEvent:
-            raise _Unsure  # a key that is a mapping or a list, or an alias
-        return mapping
-    if type(event) is SequenceStartEvent:
-        sequence: list = []
-        while (kind := type(event := get())) is not SequenceEndEvent:
-            if kind is ScalarEvent:
-                sequence.append(_scalar(loader, event))
-            else:
-                sequence.append(_collection(loader, get, event, depth + 1))
-        return sequence
-    raise _Unsure  # an alias
-
-
-def _fast_load(text: str) -> Any:
-    """yaml.load(text, Loader=_Loader) for the texts it is sure of; _Unsure (or any error) else."""
-    data = _one_config_a_line(text)
-    if data is not _MISS:
-        return data
-    return _events_load(text)
-
-
-def _events_load(text: str) -> Any:
-    """_fast_load by libyaml's events, for any text."""
-    loader = _Loader(text)
-    try:
-        get = loader.get_event
-        get()  # the stream's start
-        if type(get()) is StreamEndEvent:
-            return None  # no document: nothing but comments, or nothing at all
-        event = get()
-        if type(event) is ScalarEvent:
-            data = _scalar(loader, event)
-        else:
-            data = _collection(loader, get, event, 0)
-        if type(get()) is not DocumentEndEvent or type(get()) is not StreamEndEvent:
-            raise _Unsure  # a second document
-        return data
-    finally:
-        loader.dispose()
+        return text
+    if tag == _NULL:
+        return None
+    if tag == _BOOL:
+        return _RESOLVING.bool_values[text.lower()]
+    if tag in _CONSTRUCTED:
+        return _RESOLVING.yaml_constructors[tag](_RESOLVING, ScalarNode(tag, text))
+    raise _Unsure
 
 
 # -- records of one config a line ------------------------------------------------------------
 #
 # What `sitegen import` and bench/scale.py write: a few header lines, then `configs:` and one flow
-# mapping a line, `  - {gpus: 8, tp: 8, ttft_ms: {median: 28.4, p99: 71.0}, ...}`. Even the event
-# reader spends most of such a file on those lines, an event object per key and value. Lines that
-# all match _CONFIG_LINES can be read one way only: plain keys that YAML reads as text; values
-# that are one plain token (no space, `:`, `#`, quote or flow indicator), typed below; one-line
-# double-quoted text of printable ASCII without escapes, the same text in YAML and JSON; mappings
-# of those, one deep. With their keys quoted they are JSON, and json.loads (C) reads them. A token
-# of digits that JSON takes is a number in JSON's syntax (no leading zero, `+`, `_` or `.5`),
-# which YAML reads as the same int or float: int(text) by YAML 1.1's int pattern, float(text) by
-# its float pattern or by _FLOAT_1_2. A token JSON refuses makes the line reader give up, but for
-# words (mtp, yes, Null), which are typed by the loader's own resolver and written as JSON's
-# text, true, false or null. The header is read alone: line by line where each line is blank, a
-# comment or `key: value` of one such token or text (typed as above), else by the event reader,
-# which must find a block mapping at column 0 that ends without `...`. Then, whatever it holds,
-# the `configs:` line at column 0 after it is its next key. Any other shape, and the event
-# reader reads the whole text.
+# mapping a line, `  - {gpus: 8, tp: 8, ttft_ms: {median: 28.4, p99: 71.0}, ...}`. The full
+# loader spends most of such a file on those lines, a node per key and value. Lines that all
+# match _CONFIG_LINES can be read one way only: plain keys that YAML reads as text; values that
+# are one plain token (no space, `:`, `#`, quote or flow indicator), typed below; one-line
+# double-quoted text of printable ASCII without escapes, the same text in YAML and JSON;
+# mappings of those, one deep. With their keys quoted they are JSON, and json.loads (C) reads
+# them. A token of digits that JSON takes is a number in JSON's syntax (no leading zero, `+`,
+# `_` or `.5`), which YAML reads as the same int or float: int(text) by YAML 1.1's int pattern,
+# float(text) by its float pattern or by _FLOAT_1_2. A token JSON refuses makes the line reader
+# give up, but for words (mtp, yes, Null), which are typed by the loader's own resolver and
+# written as JSON's text, true, false or null. The header is read alone: line by line where each
+# line is blank, a comment or `key: value` of one such token or text (typed as above), else by
+# the full loader with the `configs:` line after it. A `configs:` line at column 0 can be
+# nothing but a key of the block mapping at column 0 (or an error), and the config lines after
+# it are that key's value. Any other shape, and the full loader reads the whole text.
 
 _CONFIGS = "\nconfigs:\n"
 # a plain key that YAML reads as text: the keys of these letters it reads otherwise are bool or null
@@ -290,8 +155,6 @@ _CONFIG_LINES = re.compile(rf"(?:  - \{{{_ENTRY}(?:, {_ENTRY})*+\}}\n)++")
 # a header line: its value one token (plain: no space, `:`, `#` or quote) or one-line text
 _HEADER_ENTRY = re.compile(rf"({_KEY}): ({_TEXT}|[A-Za-z0-9][A-Za-z0-9_./+-]*+)")
 _WORD_VALUE = re.compile(rf"(?<=: ){_WORD}(?=[,}}])")
-# a loader used for its resolver alone (the type of a plain word)
-_RESOLVING = _Loader("")
 
 
 def _one_config_a_line(text: str) -> Any:
@@ -304,12 +167,12 @@ def _one_config_a_line(text: str) -> Any:
         return _MISS
     try:
         head = _plain_header(text[: at + 1])
-        if head is None:
-            head = _header(text[: at + 1])
+        if head is None:  # the header and an empty `configs:` key, by the full loader
+            head = _parse_full(text[: at + len(_CONFIGS)])
     except Exception:
-        return _MISS  # the event reader reads the whole text, and finds out what is wrong
-    if "configs" in head:
-        return _MISS  # a key written twice
+        return _MISS  # the full loader reads the whole text, and finds out what is wrong
+    if type(head) is not dict:
+        return _MISS  # a mapping of another type (!!omap, !!set): `configs:` is no key of it
     head["configs"] = configs
     return head
 
@@ -317,7 +180,8 @@ def _one_config_a_line(text: str) -> Any:
 def _plain_header(text: str) -> dict | None:
     """The data of header lines that are all comments, blank or `key: value` with a value of
     one token or double-quoted text, as _CONFIG_LINES reads them (the token typed by the
-    loader's resolver); None for any other lines."""
+    loader's resolver); None for any other lines, and for a key written twice or `configs`
+    (which the `configs:` line after them would write twice)."""
     head: dict = {}
     for line in text.split("\n")[:-1]:
         if not line or line[0] == "#" and line.isascii() and line.isprintable():
@@ -326,38 +190,13 @@ def _plain_header(text: str) -> dict | None:
         if entry is None:
             return None
         key, value = entry.groups()
-        if key in head:
-            return None  # a key written twice
+        if key in head or key == "configs":
+            return None  # the full loader names the key written twice, and its line
         if value[0] == '"':
             head[key] = value[1:-1]
         else:
-            word = _words.get(value, _MISS)
-            head[key] = _plain(_RESOLVING, value) if word is _MISS else word
+            head[key] = _plain(value)
     return head
-
-
-def _header(text: str) -> dict:
-    """The data of a record's lines before `configs:`: a block mapping at column 0 to which a
-    `configs:` line would add a key; _Unsure (or an error) for anything else."""
-    loader = _Loader(text)
-    try:
-        get = loader.get_event
-        get()  # the stream's start
-        start, event = get(), get()
-        if (
-            type(start) is not DocumentStartEvent
-            or type(event) is not MappingStartEvent
-            or event.flow_style
-            or event.start_mark.column != 0
-        ):
-            raise _Unsure
-        data = _collection(loader, get, event, 0)
-        end = get()
-        if type(end) is not DocumentEndEvent or end.explicit or type(get()) is not StreamEndEvent:
-            raise _Unsure  # `...` or a second document: the configs would not be this one's
-        return data
-    finally:
-        loader.dispose()
 
 
 def _flow_configs(lines: str) -> list | None:
@@ -392,10 +231,7 @@ def _json_text(parts: list[str], words: bool) -> str:
 
 def _word_json(match: re.Match) -> str:
     """A plain word as JSON, of the type the loader gives it (text, a boolean, null)."""
-    word = match.group()
-    value = _words.get(word, _MISS)
-    if value is _MISS:
-        value = _plain(_RESOLVING, word)
+    value = _plain(match.group())
     if value is None:
         return "null"
     if type(value) is bool:
@@ -582,11 +418,10 @@ def parse(text: str, *, json_file: bool = False) -> Document:
     """Parse YAML (or JSON) text into a Document; raise ParseError with the line on failure."""
     if json_file:
         return Document(_parse_json(text), text=text)
-    try:
-        return Document(_fast_load(text), text=text)
-    except Exception:
-        pass  # whatever the fast reader is unsure of (or finds wrong), the full loader decides
-    return Document(_parse_full(text), text=text)
+    data = _one_config_a_line(text)
+    if data is _MISS:  # any other shape, or a record the line reader is unsure of
+        data = _parse_full(text)
+    return Document(data, text=text)
 
 
 def _parse_full(text: str) -> Any:
@@ -605,7 +440,7 @@ def _parse_full(text: str) -> Any:
         raise ParseError("not valid YAML: nested too deeply", None) from None
     except yaml.YAMLError as exc:
         raise ParseError(f"not valid YAML: {exc}", None) from None
-    _check_aliases(text, data)  # the fast reader leaves every file with an alias to this one
+    _check_aliases(text, data)  # the line reader reads a header with an alias by this
     return data
 
 
