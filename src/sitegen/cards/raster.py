@@ -99,7 +99,6 @@ class Canvas:
     def __init__(self, width: int, height: int) -> None:
         self.rows = np.zeros((height, width + 1), np.uint8)
         self.pixels = self.rows[:, 1:]
-        self.flat = self.rows.reshape(-1)
         self.width, self.height = width, height
 
     def copy(self) -> Canvas:
