@@ -24,8 +24,7 @@ from ..render.content import Copy
 from .feeds import entry_facts
 from .sources import Sources
 
-_h = keyhash.of  # a key's parts hold no float but through Keys.copy, which takes exact()
-_exact = keyhash.exact
+_h = keyhash.of
 
 
 @functools.lru_cache(maxsize=512)
@@ -154,7 +153,7 @@ class Keys:
     def copy(copy: Copy | None) -> str | None:
         if copy is None:
             return None
-        return _exact(copy.rel, copy.meta, copy.body, copy.body_line)
+        return _h(copy.rel, copy.meta, copy.body, copy.body_line)
 
     @functools.cached_property
     def faq(self) -> str:
