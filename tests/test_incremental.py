@@ -244,3 +244,15 @@ def test_a_path_that_collides_after_a_good_build_is_still_refused(make_site):
     with pytest.raises(SiteError) as refused:
         build(root)
     assert any("is the path of both" in p.message for p in refused.value.problems)
+
+
+def test_without_the_job_records_unchanged_files_are_still_not_written(make_site):
+    """The output manifest alone says which files are as their bytes would be: a build whose
+    job records are gone makes every page again, but writes none that did not change."""
+    root = make_site(runs=RUNS)
+    build(root)
+    before = stamps(root / "public")
+    (root / ".sitegen-cache" / "jobs.json").unlink()
+    result = build(root)
+    assert len(result.made) > 0 and result.rewritten == ()
+    assert stamps(root / "public") == {**before, MARKER: stamps(root / "public")[MARKER]}

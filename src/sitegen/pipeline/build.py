@@ -87,19 +87,19 @@ def _build(
     first = last is None or not last.records
     scan = scan_inputs(site_root, f"strict={strict}", open_runs=first) if use_cache else None
     inputs = scan.digest if scan is not None else None
-    if previous is not None and last is not None and inputs is not None:
+    reuse = None
+    if previous is not None and last is not None:
         changed = frozenset(previous.not_intact())
-        if last.inputs == inputs and previous.entries and not changed:
+        if inputs is not None and last.inputs == inputs and previous.entries and not changed:
             return _nothing_to_do(out, previous, last)
-        staging.previous = previous
         from .stages import Reuse  # numpy, pyarrow, the templates: only for a build with work
 
         def intact(rel: str) -> bool:
             return rel in previous.entries and rel not in changed
 
         reuse = Reuse(last.records, intact, last.checked, _last_plan(last, intact), last.loaded)
-    else:
-        reuse = None
+    if previous is not None:  # the files whose bytes a build would not change are kept
+        staging.previous = previous
     from .stages import render_outputs
 
     rendered = render_outputs(
