@@ -16,6 +16,7 @@ from .common import (
     Options,
     Reading,
     Source,
+    date_at,
     dig,
     first_present,
     latency,
@@ -23,7 +24,6 @@ from .common import (
     need,
     positive,
     text,
-    to_date,
     whole,
 )
 
@@ -113,7 +113,7 @@ def read(source: Source, options: Options) -> Reading:
         file=source.name,
         identity=Identity(
             model=text(first_present(obj, *MODEL_PATHS)[1]),
-            date=to_date(dig(obj, "start_time")),
+            date=date_at(source, 0, ("start_time",), dig(obj, "start_time")),
         ),
         config=config,
         total_throughput=total,

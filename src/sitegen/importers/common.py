@@ -127,11 +127,20 @@ def read_source(path: Path, name: str | None = None) -> Source:
         if exc.msg != "Extra data":
             raise SiteError([_json_problem(name, exc, text)]) from None
         return _json_lines(name, text)
+    except (RecursionError, ValueError) as exc:
+        raise SiteError([Problem(name, None, "", _unreadable(exc))]) from None
     try:
         lines = parse(text, json_file=True).lines
-    except ParseError:
+    except (ParseError, RecursionError, ValueError):
         lines = {}
     return Source(name, (whole,), (1,), (lines,))
+
+
+def _unreadable(exc: Exception) -> str:
+    """What a JSON file that parses but that Python will not hold is told: too deep, too long."""
+    if isinstance(exc, RecursionError):
+        return "not read: nested too deep (objects and lists inside each other)"
+    return "not read: a number too long (more than 4,300 digits)"
 
 
 def _json_problem(name: str, exc: json.JSONDecodeError, text: str) -> Problem:
@@ -152,6 +161,8 @@ def _json_lines(name: str, text: str) -> Source:
             raise SiteError(
                 [Problem(name, number, "", f"not valid JSON Lines: {exc.msg}{cut}")]
             ) from None
+        except (RecursionError, ValueError) as exc:
+            raise SiteError([Problem(name, number, "", _unreadable(exc))]) from None
         starts.append(number)
         lines.append({(): number})
     return Source(name, tuple(objects), tuple(starts), tuple(lines))
@@ -249,36 +260,74 @@ def latency(unit: str, median: Any, mean: Any = None, p90: Any = None, p99: Any 
 
 # -- dates -------------------------------------------------------------------------------------
 
-EPOCH_MS_ABOVE = 1e11  # an epoch above this counts milliseconds, not seconds
+DATE_SHAPES = (
+    "a date (YYYY-MM-DD, or a number YYYYMMDD) or epoch seconds (10 digits) "
+    "or milliseconds (13 digits)"
+)
+
+
+class DateError(ValueError):
+    """A number where a date goes that has no date's shape: refused, never guessed."""
 
 
 def to_date(value: Any) -> dt.date | None:
-    """Dates as tools write them: ISO strings, %Y%m%d-%H%M%S, epoch seconds or milliseconds."""
+    """Dates as tools write them: ISO strings, %Y%m%d-%H%M%S, YYYYMMDD, epoch s or ms.
+
+    A number is read by its shape: 8 digits are YYYYMMDD, 10 digits epoch seconds, 13 digits
+    epoch milliseconds; any other number raises DateError. None for text that is no date.
+    """
     if value is None or value is MISSING or isinstance(value, bool):
         return None
     if isinstance(value, int | float):
-        seconds = value / 1000.0 if value > EPOCH_MS_ABOVE else float(value)
-        if not math.isfinite(seconds) or seconds <= 0:
-            return None
-        return dt.datetime.fromtimestamp(seconds, tz=dt.UTC).date()
+        return _number_date(value)
     if not isinstance(value, str):
         return None
     raw = value.strip()
     if re.fullmatch(r"\d{8}-\d{6}", raw):
-        return dt.datetime.strptime(raw, "%Y%m%d-%H%M%S").date()
-    if re.fullmatch(r"\d{9,13}(\.\d+)?", raw):
-        return to_date(float(raw))
+        try:
+            return dt.datetime.strptime(raw, "%Y%m%d-%H%M%S").date()
+        except ValueError:
+            raise DateError(f"not a date: {describe(value)}") from None
+    if re.fullmatch(r"-?\d+(\.\d+)?", raw) and len(raw) <= 40:
+        return _number_date(int(raw) if raw.isdigit() else float(raw), value)
     try:
         moment = dt.datetime.fromisoformat(raw.replace("Z", "+00:00"))
     except ValueError:
         pass
     else:
         # A moment with an offset is dated by its UTC day, as epochs are; a naive one as written.
-        return (moment.astimezone(dt.UTC) if moment.tzinfo else moment).date()
+        try:
+            return (moment.astimezone(dt.UTC) if moment.tzinfo else moment).date()
+        except OverflowError:  # 9999-12-31T23:00-05:00 is in no year Python has
+            raise DateError(f"got {describe(value)}; its UTC day is out of range") from None
     try:
         return dt.date.fromisoformat(raw[:10])
     except ValueError:
         return None
+
+
+def _number_date(number: float, shown: Any = None) -> dt.date:
+    got = f"got {describe(number if shown is None else shown)}"
+    if not (math.isfinite(number) and 0 < number < 1e14):
+        raise DateError(f"{got}; expected {DATE_SHAPES}")
+    digits = len(str(int(number)))
+    if digits == 8 and float(number).is_integer():
+        try:
+            return dt.datetime.strptime(str(int(number)), "%Y%m%d").date()
+        except ValueError:
+            raise DateError(f"{got}: no such day (read as YYYYMMDD)") from None
+    if digits in (10, 13):
+        seconds = number / 1000.0 if digits == 13 else float(number)
+        return dt.datetime.fromtimestamp(seconds, tz=dt.UTC).date()
+    raise DateError(f"{got}; expected {DATE_SHAPES}")
+
+
+def date_at(source: Source, index: int, path: Path_, value: Any) -> dt.date | None:
+    """`to_date` of a value at `path` of the source, its refusal a problem naming the field."""
+    try:
+        return to_date(value)
+    except DateError as exc:
+        raise SiteError([source.problem(index, path, str(exc))]) from None
 
 
 # -- small helpers for importers ---------------------------------------------------------------

@@ -16,13 +16,13 @@ from .common import (
     Options,
     Reading,
     Source,
+    date_at,
     dig,
     first_present,
     latency,
     need,
     positive,
     text,
-    to_date,
     whole,
 )
 
@@ -90,12 +90,13 @@ def read(source: Source, options: Options) -> Reading:
             config["e2el_ms"] = e2e
         if concurrency is not None:
             config["concurrency"] = concurrency
+        start_path, start = first_present(bench, *START_PATHS)
         measurements.append(
             Measurement(
                 file=source.name,
                 identity=Identity(
                     model=text(first_present(bench, *MODEL_PATHS)[1]),
-                    date=to_date(first_present(bench, *START_PATHS)[1]),
+                    date=date_at(source, 0, (*path, *start_path), start),
                 ),
                 config=config,
                 total_throughput=total,

@@ -23,11 +23,11 @@ from .common import (
     Options,
     Reading,
     Source,
+    date_at,
     latency,
     link,
     positive,
     text,
-    to_date,
     whole,
 )
 
@@ -153,7 +153,7 @@ def _row(source: Source, i: int, row: Any, path: tuple, warnings: list, names: d
         precision=text(row.get("precision")),
         isl=whole(row.get("isl")),
         osl=whole(row.get("osl")),
-        date=to_date(row.get("date")),
+        date=date_at(source, 0, (*path, "date"), row.get("date")),
         source=SOURCE,
         url=link(source, 0, (*path, "run_url"), row.get("run_url"), warnings),
     )

@@ -15,12 +15,12 @@ from .common import (
     Options,
     Reading,
     Source,
+    date_at,
     dig,
     finite,
     first_present,
     positive,
     text,
-    to_date,
     whole,
 )
 
@@ -104,7 +104,7 @@ def read(source: Source, options: Options) -> Reading:
         model=text(meta.get("model")),
         engine=text(meta.get("engine")),
         engine_version=text(meta.get("engine_version")),
-        date=to_date(meta.get("timestamp")),
+        date=date_at(source, 0, ("metadata", "timestamp"), meta.get("timestamp")),
     )
     notes = ["decode throughput counts output tokens only"]
     if skipped:

@@ -17,12 +17,12 @@ from .common import (
     Options,
     Reading,
     Source,
+    date_at,
     dig,
     latency,
     mapping,
     positive,
     text,
-    to_date,
     whole,
 )
 
@@ -90,7 +90,10 @@ def read(source: Source, options: Options) -> Reading:
         config["concurrency"] = concurrency
     measurement = Measurement(
         file=source.name,
-        identity=Identity(model=text(obj.get("model")), date=to_date(obj.get("timestamp"))),
+        identity=Identity(
+            model=text(obj.get("model")),
+            date=date_at(source, 0, ("timestamp",), obj.get("timestamp")),
+        ),
         config=config,
         total_throughput=output_rate * (mean_in + mean_out) / mean_out,
         output_throughput=output_rate,

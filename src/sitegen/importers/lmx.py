@@ -16,12 +16,12 @@ from .common import (
     Options,
     Reading,
     Source,
+    date_at,
     dig,
     first_present,
     latency,
     positive,
     text,
-    to_date,
     whole,
 )
 
@@ -86,13 +86,14 @@ def read(source: Source, options: Options) -> Reading:
         config["concurrency"] = concurrency
     if (gpus := whole(dig(run, "hardware", "gpuCount"))) is not None:
         config["gpus"] = gpus
+    date_path, date = first_present(run, ("createdAt",), ("timestamp",), ("date",))
     identity = Identity(
         model=text(_pick(run, ("hfId",), ("model", "hfId"), ("model",))),
         gpu=text(dig(run, "hardware", "gpuName")),
         engine=text(_pick(run, ("engineName",), ("engine", "engineName"))),
         engine_version=text(_pick(run, ("engineVersion",), ("engine", "engineVersion"))),
         precision=text(_pick(run, ("quantization",), ("engine", "quantization"))),
-        date=to_date(_pick(run, ("createdAt",), ("timestamp",), ("date",))),
+        date=date_at(source, 0, (*base, *date_path), None if date is MISSING else date),
     )
     measurement = Measurement(
         file=source.name,

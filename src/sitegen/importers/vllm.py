@@ -14,6 +14,7 @@ from .common import (
     Options,
     Reading,
     Source,
+    date_at,
     dig,
     engine_from_backend,
     finite,
@@ -23,7 +24,6 @@ from .common import (
     need,
     positive,
     text,
-    to_date,
     whole,
 )
 
@@ -113,7 +113,7 @@ def _measurement(source: Source, index: int, obj: dict, total: float) -> Measure
     identity = Identity(
         model=text(dig(obj, "model_id")),
         engine=engine_from_backend(text(dig(obj, "backend"))),
-        date=to_date(dig(obj, "date")),
+        date=date_at(source, index, ("date",), dig(obj, "date")),
     )
     return Measurement(
         file=source.name,
