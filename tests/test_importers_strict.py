@@ -226,3 +226,93 @@ def test_an_unreadable_file_is_a_clean_error(
 ) -> None:
     path = make(tmp_path, fmt)
     assert_clean_error(run(site, fmt, path, *FORMATS[fmt][1]), site, path)
+
+
+# -- totals from their parts -------------------------------------------------------------------
+
+VLLM_OPTIONS = [*SWEEP, "--engine", "vllm"]
+
+
+def _vllm_file(tmp_path: Path, **fields: Any) -> Path:
+    obj = json.loads(VLLM_C4.read_text())
+    for key, value in fields.items():
+        if value is ...:
+            obj.pop(key, None)
+        else:
+            obj[key] = value
+    path = tmp_path / "c4-edited.json"
+    path.write_text(json.dumps(obj, indent=2))
+    return path
+
+
+def test_a_total_built_from_parts_names_them(site: Path, tmp_path: Path) -> None:
+    result = run(site, "vllm", VLLM_C4, *VLLM_OPTIONS)
+    assert result.exit_code == 0, result.output
+    (record,) = written(site)
+    assert record["configs"][0]["throughput_per_gpu"] == 600  # (108000 + 12000) / 100 s / 2
+    assert "total_input_tokens + total_output_tokens" in record["notes"]
+    assert "duration" in record["notes"]
+
+
+@pytest.mark.parametrize("field", ["total_input_tokens", "total_output_tokens"])
+@pytest.mark.parametrize("value", [..., None, "n/a"], ids=["missing", "null", "n/a"])
+def test_a_missing_part_of_the_total_is_an_error(
+    site: Path, tmp_path: Path, field: str, value: Any
+) -> None:
+    path = _vllm_file(tmp_path, **{field: value})
+    result = run(site, "vllm", path, *VLLM_OPTIONS)
+    assert_clean_error(result, site, path, field)
+
+
+@pytest.mark.parametrize(
+    "value", [float("nan"), -1, 0, True, "abc"], ids=["nan", "-1", "0", "true", "abc"]
+)
+def test_a_bad_total_is_an_error_not_replaced(site: Path, tmp_path: Path, value: Any) -> None:
+    path = _vllm_file(tmp_path, total_token_throughput=value)
+    result = run(site, "vllm", path, *VLLM_OPTIONS)
+    assert_clean_error(result, site, path, "total_token_throughput")
+
+
+# -- benchmarks left out -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("streams", [0, -4, 2.5, "many", None])
+def test_a_concurrent_benchmark_left_out_is_a_warning_naming_it(
+    site: Path, tmp_path: Path, streams: Any
+) -> None:
+    def edit(obj: Any) -> None:
+        obj["benchmarks"][2]["config"]["strategy"]["streams"] = streams
+
+    path = changed(tmp_path, "guidellm", edit)
+    result = run(site, "guidellm", path, *FORMATS["guidellm"][1])
+    assert result.exit_code == 0, result.output
+    warnings = [line for line in result.stderr.splitlines() if "(warning)" in line]
+    assert len(warnings) == 1, result.stderr
+    assert warnings[0].startswith(f"{path}:")
+    assert "benchmarks[2].config.strategy.streams" in warnings[0]
+    assert [c["concurrency"] for c in written(site)[0]["configs"]] == [1]
+
+
+def _aiperf_total(obj: Any, value: Any) -> None:
+    obj["total_token_throughput"]["avg"] = value
+
+
+def _lmx_total(obj: Any, value: Any) -> None:
+    obj.get("payload", obj)["tokSTotal"] = value
+
+
+@pytest.mark.parametrize(
+    ("fmt", "setter", "field"),
+    [
+        ("aiperf", _aiperf_total, "total_token_throughput.avg"),
+        ("lmx", _lmx_total, "tokSTotal"),
+    ],
+)
+@pytest.mark.parametrize("value", [float("nan"), -1, True, "abc"], ids=["nan", "-1", "true", "abc"])
+def test_a_bad_total_is_an_error_in_every_format_that_has_one(
+    site: Path, tmp_path: Path, fmt: str, setter: SET, field: str, value: Any
+) -> None:
+    path = changed(tmp_path, fmt, lambda obj: setter(obj, value))
+    result = run(site, fmt, path, *FORMATS[fmt][1])
+    assert_clean_error(result, site, path)
+    assert any(f": {field}: " in line or f".{field}: " in line for line in error_lines(result))

@@ -10,6 +10,7 @@ from typing import Any
 
 from ..records import SiteError
 from .common import (
+    MISSING,
     MS_PER,
     Identity,
     Measurement,
@@ -61,9 +62,10 @@ def _metric(source: Source, obj: dict, key: str) -> dict:
 
 def _total(source: Source, obj: dict, genai_perf: bool) -> tuple[float, str | None]:
     """Total tokens/s and, where it had to be derived, how."""
-    total = positive(dig(obj, "total_token_throughput", "avg"))
-    if total is not None:
-        return total, None
+    raw = dig(obj, "total_token_throughput", "avg")
+    if raw is not MISSING and raw is not None:  # a total there is used, or refused: never replaced
+        path = ("total_token_throughput", "avg")
+        return need(source, 0, path, positive(raw), "total tokens/s, a number > 0"), None
     isl, osl = positive(dig(obj, "total_isl", "avg")), positive(dig(obj, "total_osl", "avg"))
     duration = positive(dig(obj, "benchmark_duration", "avg"))
     if isl and osl and duration:

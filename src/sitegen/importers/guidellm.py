@@ -9,8 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..records import SiteError
+from ..records import Problem, SiteError
+from ..records.problems import WARNING, describe
+from ..records.yamlpos import field_name
 from .common import (
+    MISSING,
     Identity,
     Measurement,
     Options,
@@ -56,23 +59,37 @@ def _spread(metrics: dict, key: str, unit: str) -> dict:
     )
 
 
-def _concurrency(bench: dict) -> tuple[int | None, str]:
-    _, strategy = first_present(bench, *STRATEGY_PATHS)
+def _concurrency(bench: dict) -> tuple[int | None, str, tuple]:
+    """The benchmark's concurrency, its strategy and the path to its `streams`."""
+    strategy_path, strategy = first_present(bench, *STRATEGY_PATHS)
+    streams = (*strategy_path, "streams")
     kind = str(dig(strategy, "type_")) if isinstance(strategy, dict) else "unknown"
     if kind == "synchronous":
-        return 1, kind
+        return 1, kind, streams
     if kind == "concurrent":
-        return whole(dig(strategy, "streams")), kind
-    return None, kind
+        return whole(dig(strategy, "streams")), kind, streams
+    return None, kind, streams
+
+
+def _left_out(source: Source, bench: dict, path: tuple, streams: tuple) -> Problem:
+    """The warning for a concurrent benchmark whose `streams` is no concurrency."""
+    raw = dig(bench, *streams)
+    got = "missing" if raw is MISSING else f"got {describe(raw)}"
+    where = (*path, *streams)
+    message = f"benchmark left out: {got}; expected the concurrency, a whole number >= 1"
+    return Problem(source.name, source.line(0, where), field_name(where), message, WARNING)
 
 
 def read(source: Source, options: Options) -> Reading:
     report = source.objects[0]
-    measurements, skipped = [], []
+    measurements, skipped, warnings = [], [], []
     benchmarks = need(source, 0, ("benchmarks",), dig(report, "benchmarks"), "a list")
     for i, bench in enumerate(benchmarks):
         path = ("benchmarks", i)
-        concurrency, kind = _concurrency(bench)
+        concurrency, kind, streams = _concurrency(bench)
+        if concurrency is None and kind == "concurrent":
+            warnings.append(_left_out(source, bench, path, streams))
+            continue
         if concurrency is None and len(benchmarks) > 1:
             # Rate-driven benchmarks (throughput, constant, poisson) fix no concurrency, so
             # they have no place on a concurrency sweep.
@@ -106,9 +123,8 @@ def read(source: Source, options: Options) -> Reading:
             )
         )
     if not measurements:
-        raise SiteError(
-            [source.problem(0, ("benchmarks",), "no benchmark with a fixed concurrency")]
-        )
+        none = source.problem(0, ("benchmarks",), "no benchmark with a fixed concurrency")
+        raise SiteError([*warnings, none])
     notes = []
     if skipped:
         notes.append(
@@ -121,4 +137,5 @@ def read(source: Source, options: Options) -> Reading:
         tool=f"GuideLLM {version}" if version else "GuideLLM",
         measurements=tuple(measurements),
         notes=tuple(notes),
+        warnings=tuple(warnings),
     )

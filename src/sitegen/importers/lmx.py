@@ -20,6 +20,7 @@ from .common import (
     dig,
     first_present,
     latency,
+    need,
     positive,
     text,
     whole,
@@ -70,7 +71,10 @@ def read(source: Source, options: Options) -> Reading:
         "TPOT = 1000 / (tokSOut / concurrency): tokSOut read as the decode rate of all "
         "concurrent requests together"
     ]
-    total = positive(run.get("tokSTotal"))
+    total = None
+    if run.get("tokSTotal") is not None:  # a total there is used, or refused: never replaced
+        raw = run["tokSTotal"]
+        total = need(source, 0, (*base, "tokSTotal"), positive(raw), "total tokens/s, a number > 0")
     if total is None:
         prompt, out = positive(run.get("promptTokens")), positive(run.get("outputTokens"))
         if not (prompt and out):

@@ -23,7 +23,7 @@ from .common import (
     text,
     whole,
 )
-from .vllm import request_rate, spread, total_from_tokens
+from .vllm import request_rate, spread, total_from_tokens, total_rate
 
 NAME = "sglang"
 TITLE = "SGLang bench_serving JSONL"
@@ -36,22 +36,23 @@ def detect(obj: Any) -> bool:
     return any(key in obj for key in marks) and "model_id" not in obj
 
 
-def _total(source: Source, index: int, obj: dict) -> float:
-    total = positive(dig(obj, "total_throughput"))
+def _total(source: Source, index: int, obj: dict) -> tuple[float, str | None]:
+    """Total tokens/s and, where it had to be derived, the note that says from what."""
+    total = total_rate(source, index, obj, "total_throughput")
     if total is not None:
-        return total
+        return total, None
     inputs, outputs = (
         positive(dig(obj, "input_throughput")),
         positive(dig(obj, "output_throughput")),
     )
     if inputs is not None and outputs is not None:
-        return inputs + outputs
-    return total_from_tokens(source, index, obj)
+        return inputs + outputs, "total throughput = input_throughput + output_throughput"
+    return total_from_tokens(source, index, obj, "total_throughput")
 
 
 def read(source: Source, options: Options) -> Reading:
     measurements = []
-    rates = set()
+    rates, derived = set(), set()
     for index in range(len(source.objects)):
         obj = mapping(source, index, "an SGLang bench_serving result")
         ttft, tpot = spread(obj, "ttft"), spread(obj, "tpot")
@@ -71,15 +72,21 @@ def read(source: Source, options: Options) -> Reading:
             config["concurrency"] = concurrency
         if rate := request_rate(obj):
             rates.add(rate)
+        total, note = _total(source, index, obj)
+        if note:
+            derived.add(note)
         measurements.append(
             Measurement(
                 file=source.name,
                 identity=Identity(engine=engine_from_backend(text(dig(obj, "backend")))),
                 config=config,
-                total_throughput=_total(source, index, obj),
+                total_throughput=total,
                 output_throughput=positive(dig(obj, "output_throughput")),
                 line=source.first_lines[index],
             )
         )
-    notes = (f"request rate {', '.join(sorted(rates))}",) if rates else ()
-    return Reading(tool="SGLang bench_serving", measurements=tuple(measurements), notes=notes)
+    notes = [f"request rate {', '.join(sorted(rates))}"] if rates else []
+    notes += sorted(derived)
+    return Reading(
+        tool="SGLang bench_serving", measurements=tuple(measurements), notes=tuple(notes)
+    )

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..records import SiteError
+from ..records.yamlpos import field_name
 from .common import (
+    MISSING,
     Identity,
     Measurement,
     Options,
@@ -68,27 +71,51 @@ OUTPUT_TOKENS = (("total_output_tokens",), ("total_output",))
 DURATION = (("duration",), ("benchmark_duration",))
 
 
-def total_from_tokens(source: Source, index: int, obj: dict) -> float:
-    """Input + output tokens over the benchmark's duration, for files without a total rate."""
-    in_path, inputs = first_present(obj, *INPUT_TOKENS)
-    tokens = (finite(inputs) or 0) + (finite(first_present(obj, *OUTPUT_TOKENS)[1]) or 0)
+def total_rate(source: Source, index: int, obj: dict, key: str) -> float | None:
+    """The file's total tokens/s; None where it has none, an error where it is no figure."""
+    raw = dig(obj, key)
+    if raw is MISSING or raw is None:
+        return None
+    return need(source, index, (key,), positive(raw), "total tokens/s, a number > 0")
+
+
+def _count(value: Any) -> float | None:
+    number = finite(value)
+    return number if number is not None and number >= 0 else None
+
+
+def total_from_tokens(source: Source, index: int, obj: dict, total: str) -> tuple[float, str]:
+    """Input + output tokens over the benchmark's duration, for files without a total rate,
+    and the note that says so; each part missing or not a count is an error naming it."""
+    why = f"a token count (the file has no {total}: the total is derived from its parts)"
+    parts = []
+    for spellings in (INPUT_TOKENS, OUTPUT_TOKENS):
+        path, raw = first_present(obj, *spellings)
+        parts.append((path, need(source, index, path, _count(raw), why)))
+    (in_path, inputs), (out_path, outputs) = parts
     duration_path, raw = first_present(obj, *DURATION)
     duration = need(source, index, duration_path, positive(raw), "the duration in seconds")
-    return need(source, index, in_path, tokens / duration if tokens else None, "token counts")
+    if inputs + outputs <= 0:
+        raise SiteError([source.problem(index, in_path, "no tokens; expected a token count")])
+    names = [field_name(p) for p in (in_path, out_path, duration_path)]
+    note = f"total throughput = ({names[0]} + {names[1]}) / {names[2]}, as the file has no {total}"
+    return (inputs + outputs) / duration, note
 
 
 def read(source: Source, options: Options) -> Reading:
     measurements = []
-    rates = set()
+    rates, derived = set(), set()
     for index in range(len(source.objects)):
         obj = mapping(source, index, "a vLLM result")
-        total = positive(dig(obj, "total_token_throughput"))
+        total = total_rate(source, index, obj, "total_token_throughput")
         if total is None:
-            total = total_from_tokens(source, index, obj)
+            total, note = total_from_tokens(source, index, obj, "total_token_throughput")
+            derived.add(note)
         measurements.append(_measurement(source, index, obj, total))
         if rate := request_rate(obj):
             rates.add(rate)
     notes = [f"request rate {', '.join(sorted(rates))}"] if rates else []
+    notes += sorted(derived)
     return Reading(
         tool="vLLM benchmark_serving", measurements=tuple(measurements), notes=tuple(notes)
     )
