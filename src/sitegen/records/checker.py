@@ -20,6 +20,13 @@ MISSING = object()
 # the charts' arithmetic (ticks, logs, ratios) overflows or divides by an underflowed zero.
 MAX_NUMBER = 1e12
 MIN_NUMBER = 1e-6
+# Every date a site reads lies in this range: fixed, so the same input builds the same bytes on
+# any day, and far inside what the calendar arithmetic of the charts can count.
+FIRST_DATE = dt.date(2000, 1, 1)
+LAST_DATE = dt.date(2099, 12, 31)
+DATE_RANGE = f"a date from {FIRST_DATE.isoformat()} to {LAST_DATE.isoformat()}"
+# an as_of written as a year and month (2026-07) or a day
+YEAR_MONTH = re.compile(r"\A(\d{4})-(\d{2})(?:-\d{2})?\Z")
 
 
 class Checker:
@@ -189,12 +196,30 @@ class Checker:
             # a time with an offset is dated by its UTC day, as `sitegen import` dates it;
             # unquoted in YAML or quoted in JSON, the same text gives the same day
             if value.tzinfo is not None:
-                value = value.astimezone(dt.UTC)
-            return value.date()
+                with contextlib.suppress(OverflowError):  # beyond year 9999 in UTC: below
+                    value = value.astimezone(dt.UTC)
+            value = value.date()
         if isinstance(value, dt.date):
-            return value
+            if FIRST_DATE <= value <= LAST_DATE:
+                return value
+            self.expected(path + (key,), DATE_RANGE, value.isoformat())
+            return None
         self.expected(path + (key,), what, value)
         return None
+
+    def dated_text(self, obj: dict, path: Path_, key: str) -> str | None:
+        """A required string that, when it reads as a day or a month (2026-07), lies in the
+        range of dates."""
+        value = obj.get(key) if isinstance(obj, dict) else None
+        text = self.string(obj, path, key)
+        if text is None:
+            return None
+        if isinstance(value, dt.date) or (match := YEAR_MONTH.match(text)):
+            day = value if isinstance(value, dt.date) else dt.date(int(match[1]), 1, 1)
+            if not FIRST_DATE.year <= day.year <= LAST_DATE.year:
+                self.expected(path + (key,), DATE_RANGE, text)
+                return None
+        return text
 
     def choice(
         self, obj: dict, path: Path_, key: str, choices: Iterable[str], default: str | None = None

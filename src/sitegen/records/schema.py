@@ -143,7 +143,7 @@ def pricing(c: Checker, data: Any, known_gpus: dict[str, Gpu]) -> Pricing:
         prices[gpu] = per_tier
     return Pricing(
         source=c.string(top, (), "source") or "",
-        as_of=c.string(top, (), "as_of") or "",
+        as_of=c.dated_text(top, (), "as_of") or "",
         tiers=tuple(tiers),
         prices=prices,
     )
