@@ -9,12 +9,16 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from .names import describe_char, first_forbidden, without_forbidden
 from .problems import WARNING, Problem, Problems, describe
 from .urls import link_problem
 from .yamlpos import Document, Path_
 
-# \A and \Z: "$" would also accept a trailing newline, making folders and URLs with one in them
-SLUG = re.compile(r"\A[a-z0-9][a-z0-9.-]*\Z")
+# \A and \Z: "$" would also accept a trailing newline, making folders and URLs with one in them;
+# the last character a letter or digit: Windows and SMB drop a trailing dot from a folder's
+# name, so h200. and h200.. would be one folder there
+SLUG = re.compile(r"\A[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?\Z")
+SLUG_RULE = "a slug: lowercase a-z 0-9 . -, starting and ending with a letter or digit"
 MISSING = object()
 # No measurement, price or target is anywhere near these; beyond them a figure is a typo, and
 # the charts' arithmetic (ticks, logs, ratios) overflows or divides by an underflowed zero.
@@ -109,6 +113,20 @@ class Checker:
         if not text:
             self.expected(path + (key,), "a non-empty string", value)
             return None
+        return text
+
+    def name(self, obj: dict, path: Path_, key: str, required: bool = True) -> str | None:
+        """A string shown to readers (a name, an engine, a title): a string without invisible,
+        bidirectional or control characters. A bad one is an error, and comes back without
+        them (so that what refers to it is not reported too)."""
+        text = self.string(obj, path, key, required)
+        if text is not None and (ch := first_forbidden(text)) is not None:
+            self.error(
+                path + (key,),
+                f"contains {describe_char(ch)}, an invisible, bidirectional or control "
+                "character, which would hide or reorder what readers see: remove it",
+            )
+            return without_forbidden(text) or None
         return text
 
     def url(self, obj: dict, path: Path_, key: str) -> str | None:
@@ -251,7 +269,7 @@ class Checker:
     def slug_key(self, key: Any, path: Path_) -> bool:
         if isinstance(key, str) and SLUG.match(key):
             return True
-        self.expected(path, "a slug: lowercase a-z 0-9 . -, starting with a letter or digit", key)
+        self.expected(path, SLUG_RULE, key)
         return False
 
     def unknown_keys(self, obj: dict, path: Path_, allowed: Iterable[str]) -> None:
