@@ -198,7 +198,7 @@ def test_slugs_must_be_lowercase(make_site):
     errors = errors_of(make_site, models={"Kimi_K3": {"name": "Kimi"}, "m1": {"name": "M"}})
     assert errors == [
         "data/models.yaml:1: Kimi_K3: expected a slug: lowercase a-z 0-9 . -, "
-        'starting with a letter or digit, got "Kimi_K3"'
+        'starting and ending with a letter or digit, got "Kimi_K3"'
     ]
 
 

@@ -65,6 +65,7 @@ def log_ticks(low: float, high: float) -> list[float]:
 MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
 
+FIRST_DAY, LAST_DAY = dt.date.min.toordinal(), dt.date.max.toordinal()
 MAX_TICKS = 40  # a step with more ticks than this is not tried
 
 
@@ -83,7 +84,7 @@ def _month_ticks(first: int, last: int, every: int) -> list[tuple[int, str]]:
     if day.day != 1:
         year, month = (year + 1, 1) if month == 12 else (year, month + 1)
     out = []
-    while (date := dt.date(year, month, 1)).toordinal() <= last:
+    while year <= dt.MAXYEAR and (date := dt.date(year, month, 1)).toordinal() <= last:
         if (month - 1) % every == 0:
             label = str(year) if every == 12 else f"{MONTHS[month - 1]} {year}"
             out.append((date.toordinal(), label))
@@ -116,7 +117,9 @@ def fits(ticks: list[tuple[int, str]], x: Scale, left: float, right: float) -> b
 def date_ticks(x: Scale, left: float, right: float) -> list[tuple[int, str]]:
     """Calendar ticks (days, weeks, months or years) across a date scale of day ordinals, the
     finest whose labels all fit between `left` and `right` without touching."""
-    first, last = math.ceil(x.d0), math.floor(x.d1)
+    # inside the calendar Python counts (years 1 to 9999), however far a scale is padded
+    first = max(math.ceil(x.d0), FIRST_DAY)
+    last = min(math.floor(x.d1), LAST_DAY)
     for make, every in DATE_STEPS:
         if make is _day_ticks and len(_days(first, last, every)) > MAX_TICKS:
             continue  # counted, not labelled: a long history has hundreds of days

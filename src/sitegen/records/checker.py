@@ -9,17 +9,28 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from .names import describe_char, first_forbidden, without_forbidden
 from .problems import WARNING, Problem, Problems, describe
 from .urls import link_problem
 from .yamlpos import Document, Path_
 
-# \A and \Z: "$" would also accept a trailing newline, making folders and URLs with one in them
-SLUG = re.compile(r"\A[a-z0-9][a-z0-9.-]*\Z")
+# \A and \Z: "$" would also accept a trailing newline, making folders and URLs with one in them;
+# the last character a letter or digit: Windows and SMB drop a trailing dot from a folder's
+# name, so h200. and h200.. would be one folder there
+SLUG = re.compile(r"\A[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?\Z")
+SLUG_RULE = "a slug: lowercase a-z 0-9 . -, starting and ending with a letter or digit"
 MISSING = object()
 # No measurement, price or target is anywhere near these; beyond them a figure is a typo, and
 # the charts' arithmetic (ticks, logs, ratios) overflows or divides by an underflowed zero.
 MAX_NUMBER = 1e12
 MIN_NUMBER = 1e-6
+# Every date a site reads lies in this range: fixed, so the same input builds the same bytes on
+# any day, and far inside what the calendar arithmetic of the charts can count.
+FIRST_DATE = dt.date(2000, 1, 1)
+LAST_DATE = dt.date(2099, 12, 31)
+DATE_RANGE = f"a date from {FIRST_DATE.isoformat()} to {LAST_DATE.isoformat()}"
+# an as_of written as a year and month (2026-07) or a day
+YEAR_MONTH = re.compile(r"\A(\d{4})-(\d{2})(?:-\d{2})?\Z")
 
 
 class Checker:
@@ -102,6 +113,20 @@ class Checker:
         if not text:
             self.expected(path + (key,), "a non-empty string", value)
             return None
+        return text
+
+    def name(self, obj: dict, path: Path_, key: str, required: bool = True) -> str | None:
+        """A string shown to readers (a name, an engine, a title): a string without invisible,
+        bidirectional or control characters. A bad one is an error, and comes back without
+        them (so that what refers to it is not reported too)."""
+        text = self.string(obj, path, key, required)
+        if text is not None and (ch := first_forbidden(text)) is not None:
+            self.error(
+                path + (key,),
+                f"contains {describe_char(ch)}, an invisible, bidirectional or control "
+                "character, which would hide or reorder what readers see: remove it",
+            )
+            return without_forbidden(text) or None
         return text
 
     def url(self, obj: dict, path: Path_, key: str) -> str | None:
@@ -189,12 +214,30 @@ class Checker:
             # a time with an offset is dated by its UTC day, as `sitegen import` dates it;
             # unquoted in YAML or quoted in JSON, the same text gives the same day
             if value.tzinfo is not None:
-                value = value.astimezone(dt.UTC)
-            return value.date()
+                with contextlib.suppress(OverflowError):  # beyond year 9999 in UTC: below
+                    value = value.astimezone(dt.UTC)
+            value = value.date()
         if isinstance(value, dt.date):
-            return value
+            if FIRST_DATE <= value <= LAST_DATE:
+                return value
+            self.expected(path + (key,), DATE_RANGE, value.isoformat())
+            return None
         self.expected(path + (key,), what, value)
         return None
+
+    def dated_text(self, obj: dict, path: Path_, key: str) -> str | None:
+        """A required string that, when it reads as a day or a month (2026-07), lies in the
+        range of dates."""
+        value = obj.get(key) if isinstance(obj, dict) else None
+        text = self.string(obj, path, key)
+        if text is None:
+            return None
+        if isinstance(value, dt.date) or (match := YEAR_MONTH.match(text)):
+            day = value if isinstance(value, dt.date) else dt.date(int(match[1]), 1, 1)
+            if not FIRST_DATE.year <= day.year <= LAST_DATE.year:
+                self.expected(path + (key,), DATE_RANGE, text)
+                return None
+        return text
 
     def choice(
         self, obj: dict, path: Path_, key: str, choices: Iterable[str], default: str | None = None
@@ -226,7 +269,7 @@ class Checker:
     def slug_key(self, key: Any, path: Path_) -> bool:
         if isinstance(key, str) and SLUG.match(key):
             return True
-        self.expected(path, "a slug: lowercase a-z 0-9 . -, starting with a letter or digit", key)
+        self.expected(path, SLUG_RULE, key)
         return False
 
     def unknown_keys(self, obj: dict, path: Path_, allowed: Iterable[str]) -> None:

@@ -25,6 +25,7 @@ from .columnar import ConfigTable
 from .fingerprint import InputScan
 from .loadcache import Clean, Listing, LoadCache, LoadMemo, cache_key
 from .model import Catalogs, Run, Site, SweepRun
+from .names import fold, shown
 from .parsecache import ParseCache
 from .problems import WARNING, Problem, Problems
 from .readbatch import EMPTY, Done, Hit, Other, parse_bytes, read_bytes
@@ -104,7 +105,8 @@ def check_run(
     if not SLUG.match(rid):
         c.error(
             (),
-            f"run id {rid!r} (from the file path) must be lowercase a-z 0-9 . -; rename the file",
+            f"run id {rid!r} (from the file path) must be lowercase a-z 0-9 . -, starting and "
+            "ending with a letter or digit; rename the file",
         )
     kind = c.choice(record, (), "kind", ("sweep", "matrix"), default="sweep")
     check = schema.matrix if kind == "matrix" else schema.sweep
@@ -466,6 +468,7 @@ def _cross_checks(
                             WARNING,
                         )
                     )
+    _lookalike_engines(runs, docs, problems)
     priced = known.pricing.prices
     for gpu in sorted({run.gpu for run in runs}):
         if gpu not in priced:
@@ -476,6 +479,28 @@ def _cross_checks(
                     f"prices.{gpu}",
                     f"GPU {gpu!r} has runs but no price; its cost cells will say "
                     "that no price is known",
+                    WARNING,
+                )
+            )
+
+
+def _lookalike_engines(runs: list[Run], docs: _Positions, problems: Problems) -> None:
+    """Warn about an engine that reads as another (vLLM, vllm, vⅼlm): two rows alike."""
+    first: dict[str, Run] = {}  # each engine as written -> its first run, in file order
+    for run in runs:
+        first.setdefault(run.engine, run)
+    seen: dict[str, Run] = {}
+    for engine, run in first.items():
+        other = seen.setdefault(fold(engine), run)
+        if other is not run:
+            doc = docs.of(run)
+            problems.add(
+                Problem(
+                    run.path,
+                    doc.line(("engine",)),
+                    "engine",
+                    f"{shown(engine)} looks like engine {shown(other.engine)} of {other.path}: "
+                    "pages would show their runs as two engines alike",
                     WARNING,
                 )
             )

@@ -22,6 +22,7 @@ from .model import (
     Tier,
     Workload,
 )
+from .names import fold, shown
 from .urls import base_url_problem
 from .yamlpos import Path_
 
@@ -51,12 +52,26 @@ def _catalog(c: Checker, data: Any, build) -> dict:
             entry = build(c, slug, fields, path)
             if entry is not None:
                 entries[slug] = entry
+    _lookalikes(c, entries)
     return entries
+
+
+def _lookalikes(c: Checker, entries: dict) -> None:
+    """Warn about an entry whose name reads as an earlier one's: two rows would look alike."""
+    seen: dict[str, str] = {}
+    for slug, entry in entries.items():
+        other = seen.setdefault(fold(entry.name), slug)
+        if other != slug:
+            c.warn(
+                (slug, "name"),
+                f"{shown(entry.name)} looks like the name of {other} "
+                f"(line {c.doc.line((other, 'name'))}): pages would show two entries alike",
+            )
 
 
 def _model(c: Checker, slug: str, m: dict, path: Path_) -> Model | None:
     c.unknown_keys(m, path, ("name", "hf_id", "vendor", "total_params_b", "active_params_b"))
-    name = c.string(m, path, "name")
+    name = c.name(m, path, "name")
     entry = Model(
         slug=slug,
         name=name or slug,
@@ -70,7 +85,7 @@ def _model(c: Checker, slug: str, m: dict, path: Path_) -> Model | None:
 
 def _gpu(c: Checker, slug: str, m: dict, path: Path_) -> Gpu | None:
     c.unknown_keys(m, path, ("name", "vendor", "memory_gb", "hbm_tb_s", "tdp_w", "all_in_power_kw"))
-    name = c.string(m, path, "name")
+    name = c.name(m, path, "name")
     entry = Gpu(
         slug=slug,
         name=name or slug,
@@ -85,7 +100,7 @@ def _gpu(c: Checker, slug: str, m: dict, path: Path_) -> Gpu | None:
 
 def _workload(c: Checker, slug: str, m: dict, path: Path_) -> Workload | None:
     c.unknown_keys(m, path, ("name", "description", "isl", "osl"))
-    name = c.string(m, path, "name")
+    name = c.name(m, path, "name")
     entry = Workload(
         slug=slug,
         name=name or slug,
@@ -115,7 +130,7 @@ def pricing(c: Checker, data: Any, known_gpus: dict[str, Gpu]) -> Pricing:
     for slug, body in (c.mapping(top.get("tiers"), ("tiers",)) or {}).items():
         path: Path_ = ("tiers", slug)
         if c.slug_key(slug, path) and (fields := c.mapping(body, path)) is not None:
-            label = c.string(fields, path, "label")
+            label = c.name(fields, path, "label")
             tiers.append(Tier(slug, label or slug))
     if isinstance(top.get("tiers"), dict) and not top["tiers"]:
         c.error(("tiers",), "expected at least one tier, such as owning: {label: Owning}")
@@ -143,7 +158,7 @@ def pricing(c: Checker, data: Any, known_gpus: dict[str, Gpu]) -> Pricing:
         prices[gpu] = per_tier
     return Pricing(
         source=c.string(top, (), "source") or "",
-        as_of=c.string(top, (), "as_of") or "",
+        as_of=c.dated_text(top, (), "as_of") or "",
         tiers=tuple(tiers),
         prices=prices,
     )
@@ -192,7 +207,7 @@ def site_config(c: Checker, data: Any, known_workloads: dict, pricing: Pricing) 
     method = c.choice(frontier, ("frontier",), "method", FRONTIER_METHODS, default="interpolate")
     return SiteConfig(
         cards=_cards(c, top),
-        title=c.string(top, (), "title") or "",
+        title=c.name(top, (), "title") or "",
         description=c.string(top, (), "description", required=False) or "",
         base_url=base_url or "https://example.org/",
         default_workload=default_workload,
@@ -309,14 +324,14 @@ CONFIG_KEY = (
 
 def _run_fields(c: Checker, r: dict, catalogs: Catalogs) -> dict:
     return dict(
-        source=c.string(r, (), "source"),
+        source=c.name(r, (), "source"),
         url=c.url(r, (), "url"),
         date=c.date(r, (), "date"),
         model=c.ref(r, (), "model", catalogs.models, "data/models.yaml"),
         gpu=c.ref(r, (), "gpu", catalogs.gpus, "data/gpus.yaml"),
-        engine=c.string(r, (), "engine"),
+        engine=c.name(r, (), "engine"),
         engine_version=c.string(r, (), "engine_version", required=False),
-        precision=c.string(r, (), "precision"),
+        precision=c.name(r, (), "precision"),
         notes=c.string(r, (), "notes", required=False),
         illustrative=c.boolean(r, (), "illustrative", default=False),
     )
@@ -519,7 +534,7 @@ def matrix(c: Checker, r: dict, run_id: str, rel: str, catalogs: Catalogs) -> Ma
     decode = _rows(c, r, "decode", True, _decode)
     _check_prefill(c, r)
     _check_grid(c, r, decode)
-    title = c.string(r, (), "title", required=False)
+    title = c.name(r, (), "title", required=False)
     if c.failed:
         return None
     model = catalogs.models[fields["model"]]

@@ -149,8 +149,8 @@ def _check_page(copy: Copy, name: str, problems: Problems) -> bool:
                 copy.rel,
                 None,
                 "",
-                f"the file name {name!r} becomes the page's URL: use lowercase a-z 0-9 . - "
-                "and rename the file",
+                f"the file name {name!r} becomes the page's URL: use lowercase a-z 0-9 . -, "
+                "ending with a letter or digit, and rename the file",
             )
         )
         good = False

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from markupsafe import Markup
 
 from ..charts import Chart
+from ..records.names import without_forbidden
 
 if TYPE_CHECKING:
     from ..cards.card import Card
@@ -59,6 +60,11 @@ class Page:
     charts: tuple[Chart, ...] = ()  # drawn by the chart step before the page renders
     image: str | None = None  # the output path of its link-preview card (views/social.py)
     jsonld: tuple[Markup, ...] = ()  # structured data beside the template's own (jsonld.py)
+
+    def __post_init__(self) -> None:
+        # a title never carries a control, invisible or bidirectional character, whatever
+        # text it was made of (names are checked; copy titles and sources are free text)
+        object.__setattr__(self, "title", without_forbidden(self.title))
 
     @property
     def path(self) -> str:
