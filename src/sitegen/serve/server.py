@@ -8,6 +8,7 @@ import socket
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from ..records.problems import shown
 from . import routes
 from .hosts import host_allowed, refusal
 from .state import SiteState, Snapshot
@@ -16,15 +17,16 @@ KEEPALIVE_S = 15.0  # a comment line this often lets a dead client be noticed an
 
 
 def build_event(snapshot: Snapshot) -> bytes:
-    """One Server-Sent Event: the served version and the latest build's problems."""
+    """One Server-Sent Event: the served version and the latest build's problems, their
+    parts escaped as the console shows them (the overlay shows `text`)."""
     state = {
         "version": snapshot.version,
         "problems": [
             {
-                "file": p.file,
+                "file": shown(p.file),
                 "line": p.line,
-                "field": p.field,
-                "message": p.message,
+                "field": shown(p.field),
+                "message": shown(p.message),
                 "severity": p.severity,
                 "text": str(p),
             }
