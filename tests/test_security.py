@@ -137,7 +137,7 @@ def test_import_drops_a_script_run_url_and_says_so(make_site, tmp_path) -> None:
 def test_a_slug_with_a_trailing_newline_is_an_error(make_site, tmp_path) -> None:
     models = {"m1": {"name": "Model One"}, "m3\n": {"name": "Newline"}}
     site = make_site(models=models)
-    assert_refused(site, tmp_path, "data/models.yaml:3: m3\n: expected a slug")
+    assert_refused(site, tmp_path, "data/models.yaml:3: m3\\n: expected a slug")  # shown escaped
 
 
 # -- 9 (base_url). a base_url that breaks canonical links and the sitemap ----------------------

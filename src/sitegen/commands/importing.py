@@ -13,7 +13,7 @@ import click
 from ..importers import AUTO, FORMATS, Options, import_results
 from ..importers.planning import SUFFIXES
 from ..records import SiteError
-from ..records.problems import plural
+from ..records.problems import plural, shown
 from ._shared import report, site_option
 
 
@@ -81,7 +81,7 @@ def import_(
     report(list(result.warnings))
     for path in result.written:
         verb = "updated" if path in result.merged else "wrote"
-        click.echo(f"{'unchanged' if path in result.unchanged else verb} {path}")
+        click.echo(f"{'unchanged' if path in result.unchanged else verb} {shown(str(path))}")
     summary = f"imported {result.configs} configs into {plural(result.records, 'record')}"
     if result.already:
         summary += f" ({result.already} already there)"

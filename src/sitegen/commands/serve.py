@@ -13,7 +13,7 @@ import click
 
 from ..layout import SiteLayout
 from ..records import Problem, SiteError
-from ..records.problems import plural
+from ..records.problems import plural, shown
 from ._shared import report, site_option
 
 if TYPE_CHECKING:
@@ -42,7 +42,7 @@ def _echo_build(outcome: BuildReport) -> None:
     if not outcome.trigger:
         click.echo(f"built {len(snapshot.files)} files in {took}", err=True)
         return
-    what = ", ".join(outcome.trigger[:3]) + (" ..." if len(outcome.trigger) > 3 else "")
+    what = shown(", ".join(outcome.trigger[:3])) + (" ..." if len(outcome.trigger) > 3 else "")
     changed = outcome.changed_files
     click.echo(f"rebuilt after {what} in {took}: {plural(changed, 'file')} changed", err=True)
 

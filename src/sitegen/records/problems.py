@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -20,6 +21,28 @@ WARNING = "warning"
 MAX_SHOWN = 200  # characters of a bad value quoted in a message
 
 
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+# what a terminal or a CI runner could obey, or what hides or reorders text: C0, DEL, C1, line
+# and paragraph separators, zero-width, bidirectional and other format characters, surrogates
+_UNSAFE = re.compile(
+    "[\x00-\x1f\x7f-\x9f\xad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f"
+    "\ufeff\ufff9-\ufffb\ud800-\udfff]"
+)
+
+
+def _escape(match: re.Match[str]) -> str:
+    char = match.group()
+    code = ord(char)
+    return _NAMED.get(char) or (f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
+
+
+def shown(text: str) -> str:
+    """`text` safe to print on a line of its own: every control, invisible or bidirectional
+    character written as an escape (`\\n`, `\\x1b`, `\\u202e`), so a key or value from the data
+    can neither start a line (a CI `::error` command) nor drive a terminal."""
+    return text if text.isprintable() else _UNSAFE.sub(_escape, text)
+
+
 def describe(value: Any) -> str:
     """Show a bad value the way the reader typed it: strings quoted, None as null."""
     if value is None:
@@ -28,8 +51,8 @@ def describe(value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, str):
         if len(value) > MAX_SHOWN:  # a message quotes a value, it does not reprint a file
-            return f'"{value[:MAX_SHOWN]}..." ({len(value):,} characters)'
-        return '"' + value + '"'
+            return f'"{shown(value[:MAX_SHOWN])}..." ({len(value):,} characters)'
+        return '"' + shown(value) + '"'
     if isinstance(value, dict):
         return "a mapping"
     if isinstance(value, list):
@@ -63,12 +86,14 @@ class Problem:
     severity: str = ERROR
 
     def __str__(self) -> str:
+        """One line, whatever the file name, field and message hold (see shown)."""
+        file = shown(self.file)
         if isinstance(self.line, Row):
-            where = f"{self.file}: row {self.line}"
+            where = f"{file}: row {self.line}"
         else:
-            where = f"{self.file}:{self.line}" if self.line else self.file
-        field = f"{self.field}: " if self.field else ""
-        text = f"{where}: {field}{self.message}"
+            where = f"{file}:{self.line}" if self.line else file
+        field = f"{shown(self.field)}: " if self.field else ""
+        text = f"{where}: {field}{shown(self.message)}"
         return text if self.severity == ERROR else f"{text} (warning)"
 
 

@@ -4,27 +4,32 @@ from __future__ import annotations
 
 import contextlib
 import json
+import selectors
 import socket
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from ..records.problems import shown
 from . import routes
 from .hosts import host_allowed, refusal
 from .state import SiteState, Snapshot
 
-KEEPALIVE_S = 15.0  # a comment line this often lets a dead client be noticed and dropped
+KEEPALIVE_S = 15.0  # a comment line this often, for proxies and a client gone without a word
+GONE_CHECK_S = 0.25  # how soon a closed event stream is noticed, and its slot freed
 
 
 def build_event(snapshot: Snapshot) -> bytes:
-    """One Server-Sent Event: the served version and the latest build's problems."""
+    """One Server-Sent Event: the served version and the latest build's problems, their
+    parts escaped as the console shows them (the overlay shows `text`)."""
     state = {
         "version": snapshot.version,
         "problems": [
             {
-                "file": p.file,
+                "file": shown(p.file),
                 "line": p.line,
-                "field": p.field,
-                "message": p.message,
+                "field": shown(p.field),
+                "message": shown(p.message),
                 "severity": p.severity,
                 "text": str(p),
             }
@@ -120,28 +125,48 @@ class PreviewHandler(BaseHTTPRequestHandler):
             self.wfile.write(reply.body)
 
     def _stream_events(self) -> None:
-        """Send the state now and after every change until the client or the server goes."""
+        """Send the state now and after every change until the client or the server goes.
+
+        Between changes the socket is watched for the client's end (it sends nothing after
+        its request), so a closed page frees its connection slot within GONE_CHECK_S rather
+        than at the next write, which a closed socket may still accept."""
         state = self.server.state
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
         self.send_header("Cache-Control", "no-store")
         self.end_headers()
         snapshot = state.current()
-        try:
-            self.wfile.write(build_event(snapshot))
-            self.wfile.flush()
-            while True:
-                latest = state.wait_for_change(snapshot.token, KEEPALIVE_S)
-                if state.closed:
-                    return
-                if latest.token == snapshot.token:
-                    self.wfile.write(b": keep-alive\n\n")
-                else:
-                    snapshot = latest
-                    self.wfile.write(build_event(snapshot))
+        with selectors.DefaultSelector() as watch:
+            watch.register(self.connection, selectors.EVENT_READ)
+            try:
+                self.wfile.write(build_event(snapshot))
                 self.wfile.flush()
-        except (BrokenPipeError, ConnectionResetError, TimeoutError):
-            return  # the page went away
+                written = time.monotonic()
+                while not state.closed:
+                    latest = state.wait_for_change(snapshot.token, GONE_CHECK_S)
+                    if state.closed or (watch.select(0) and self._client_gone()):
+                        return
+                    if latest.token != snapshot.token:
+                        snapshot = latest
+                        self.wfile.write(build_event(snapshot))
+                    elif time.monotonic() - written >= KEEPALIVE_S:
+                        self.wfile.write(b": keep-alive\n\n")
+                    else:
+                        continue
+                    self.wfile.flush()
+                    written = time.monotonic()
+            except OSError:  # BrokenPipe, ConnectionReset, a timeout: the page went away
+                return
+
+    def _client_gone(self) -> bool:
+        """The readable socket of an event stream: at its end (or broken) once the client
+        closed it; anything else the client sends is read and ignored."""
+        try:
+            return not self.connection.recv(4096)
+        except (BlockingIOError, InterruptedError):
+            return False
+        except OSError:
+            return True
 
     def log_message(self, format: str, *args: object) -> None:
         """Quiet: the console is for build results, not for every request."""
