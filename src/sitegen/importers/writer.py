@@ -12,7 +12,9 @@ import datetime as dt
 import json
 import os
 import re
+import stat
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -253,6 +255,37 @@ def _archive(
 # -- writing ------------------------------------------------------------------------------------
 
 
+# A staged file's name, as _stage's mkstemp makes it: `.NAME.` and 8 of mkstemp's characters,
+# NAME a file an import writes (a run record or an archive).
+_STAGED = re.compile(
+    r"\A\.[^/]+(?:" + "|".join(re.escape(s) for s in SiteLayout.RUN_SUFFIXES) + r")\.[a-z0-9_]{8}\Z"
+)
+# A staged file older than this is left by an import that was killed (an import stages and
+# moves its files within seconds); a younger one may be another import's, still running.
+STALE_AFTER = 600  # seconds
+
+
+def remove_leftovers(folders: set[Path]) -> None:
+    """Delete the staged files that an interrupted import left in `folders` (a killed process
+    cleans up nothing): regular files named as _stage names them, older than STALE_AFTER.
+    Nothing else is touched, and a file that cannot be removed is left where it is."""
+    now = time.time()
+    for folder in sorted(folders):
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            if not _STAGED.match(entry.name):
+                continue
+            try:
+                info = entry.stat(follow_symlinks=False)
+                if stat.S_ISREG(info.st_mode) and now - info.st_mtime > STALE_AFTER:
+                    os.unlink(entry.path)
+            except OSError:
+                continue
+
+
 def _stage(path: Path, content: bytes) -> Path:
     """Write `content` to a temporary file beside `path`, flushed to disk, to be moved onto it
     once all are staged; it gets the mode that a new file (or the one it replaces) has."""
@@ -285,8 +318,9 @@ def write_outputs(outputs: list[Output]) -> None:
     Every file is staged before any is put in place, so that a file that cannot be written
     (a folder in its place, no permission) leaves none of the others behind; each is then
     moved onto its name in one step, so that a reader sees the old file or the new, never
-    half of one.
+    half of one. What an import killed before here left in the same folders goes first.
     """
+    remove_leftovers({out.path.parent for out in outputs})
     staged: list[tuple[Path, Path]] = []
     try:
         for out in outputs:
