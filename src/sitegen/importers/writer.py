@@ -24,7 +24,7 @@ import yaml
 from ..layout import SiteLayout
 from ..records import Catalogs, Problem, Problems, check_run, parquet, run_id
 from ..records.load import archive_runs
-from ..records.yamlpos import parse
+from ..records.yamlpos import ParseError, parse
 from .common import SiteError
 from .existing import merge_into_archive, merge_into_file, refuse_broken_archive
 from .merge import Merged
@@ -210,7 +210,11 @@ def check_records(
         if rid in taken:  # the build refuses two files with one run id
             problems.add(Problem(rel, None, "", f"run id {rid!r} is also the id of {taken[rid]}"))
         taken.setdefault(rid, rel)
-        doc = parse(text, json_file=item.path.suffix == ".json")  # as the build reads it
+        try:
+            doc = parse(text, json_file=item.path.suffix == ".json")  # as the build reads it
+        except ParseError as exc:  # a record too large for the build to read (MAX_VALUES)
+            problems.add(Problem(rel, exc.line, exc.field, exc.message))
+            continue
         check_run(doc.data, doc, rel, rid, known, problems)
         outputs.append(_output(item.path, text.encode("utf-8")))
     for path in dict.fromkeys(item.path for item in planned if item.path.suffix == ARCHIVE):
