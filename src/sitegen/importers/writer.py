@@ -12,7 +12,9 @@ import datetime as dt
 import json
 import os
 import re
+import stat
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,7 +24,7 @@ import yaml
 from ..layout import SiteLayout
 from ..records import Catalogs, Problem, Problems, check_run, parquet, run_id
 from ..records.load import archive_runs
-from ..records.yamlpos import parse
+from ..records.yamlpos import ParseError, parse
 from .common import SiteError
 from .existing import merge_into_archive, merge_into_file, refuse_broken_archive
 from .merge import Merged
@@ -208,7 +210,11 @@ def check_records(
         if rid in taken:  # the build refuses two files with one run id
             problems.add(Problem(rel, None, "", f"run id {rid!r} is also the id of {taken[rid]}"))
         taken.setdefault(rid, rel)
-        doc = parse(text, json_file=item.path.suffix == ".json")  # as the build reads it
+        try:
+            doc = parse(text, json_file=item.path.suffix == ".json")  # as the build reads it
+        except ParseError as exc:  # a record too large for the build to read (MAX_VALUES)
+            problems.add(Problem(rel, exc.line, exc.field, exc.message))
+            continue
         check_run(doc.data, doc, rel, rid, known, problems)
         outputs.append(_output(item.path, text.encode("utf-8")))
     for path in dict.fromkeys(item.path for item in planned if item.path.suffix == ARCHIVE):
@@ -253,6 +259,37 @@ def _archive(
 # -- writing ------------------------------------------------------------------------------------
 
 
+# A staged file's name, as _stage's mkstemp makes it: `.NAME.` and 8 of mkstemp's characters,
+# NAME a file an import writes (a run record or an archive).
+_STAGED = re.compile(
+    r"\A\.[^/]+(?:" + "|".join(re.escape(s) for s in SiteLayout.RUN_SUFFIXES) + r")\.[a-z0-9_]{8}\Z"
+)
+# A staged file older than this is left by an import that was killed (an import stages and
+# moves its files within seconds); a younger one may be another import's, still running.
+STALE_AFTER = 600  # seconds
+
+
+def remove_leftovers(folders: set[Path]) -> None:
+    """Delete the staged files that an interrupted import left in `folders` (a killed process
+    cleans up nothing): regular files named as _stage names them, older than STALE_AFTER.
+    Nothing else is touched, and a file that cannot be removed is left where it is."""
+    now = time.time()
+    for folder in sorted(folders):
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            if not _STAGED.match(entry.name):
+                continue
+            try:
+                info = entry.stat(follow_symlinks=False)
+                if stat.S_ISREG(info.st_mode) and now - info.st_mtime > STALE_AFTER:
+                    os.unlink(entry.path)
+            except OSError:
+                continue
+
+
 def _stage(path: Path, content: bytes) -> Path:
     """Write `content` to a temporary file beside `path`, flushed to disk, to be moved onto it
     once all are staged; it gets the mode that a new file (or the one it replaces) has."""
@@ -285,8 +322,9 @@ def write_outputs(outputs: list[Output]) -> None:
     Every file is staged before any is put in place, so that a file that cannot be written
     (a folder in its place, no permission) leaves none of the others behind; each is then
     moved onto its name in one step, so that a reader sees the old file or the new, never
-    half of one.
+    half of one. What an import killed before here left in the same folders goes first.
     """
+    remove_leftovers({out.path.parent for out in outputs})
     staged: list[tuple[Path, Path]] = []
     try:
         for out in outputs:

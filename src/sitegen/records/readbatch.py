@@ -92,7 +92,7 @@ def parse_bytes(
     try:
         return parse(decode(raw), json_file=json_file), True
     except ParseError as exc:
-        problems.add(Problem(rel, exc.line, "", exc.message))
+        problems.add(Problem(rel, exc.line, exc.field, exc.message))
         return EMPTY, True
 
 

@@ -302,10 +302,11 @@ class Document:
 
 
 class ParseError(Exception):
-    def __init__(self, message: str, line: int | None) -> None:
+    def __init__(self, message: str, line: int | None, field: str = "") -> None:
         super().__init__(message)
         self.message = message
         self.line = line
+        self.field = field  # the top-level field at fault, where one is
 
 
 def _walk(node: yaml.Node, path: Path_, lines: dict[Path_, int], seen: set[int]) -> None:
@@ -416,6 +417,7 @@ def _parse_json(text: str) -> Any:
 
 def parse(text: str, *, json_file: bool = False) -> Document:
     """Parse YAML (or JSON) text into a Document; raise ParseError with the line on failure."""
+    _check_values(text, json_file)
     if json_file:
         return Document(_parse_json(text), text=text)
     data = _one_config_a_line(text)
@@ -488,6 +490,76 @@ def _check_aliases(text: str, data: Any) -> None:
         raise ParseError(exc.message, text[: first.end() - 2].count("\n") + 1) from None
     except RecursionError:
         raise ParseError("not valid YAML: nested too deeply", None) from None
+
+
+# Values (scalars, lists, mappings; keys too) a file may hold. The largest record of the flagship
+# holds about 1,200; a file far beyond this is no run record, and reading it would cost hundreds
+# of bytes a value (the loader's nodes, a line for each value for messages): 575 MB for a
+# million integers in a 2 MB file. Counted on YAML's event stream, which holds one at a time.
+MAX_VALUES = 100_000
+_VALUE_EVENTS = (yaml.ScalarEvent, yaml.AliasEvent, yaml.CollectionStartEvent)
+
+
+def _check_values(text: str, json_file: bool) -> None:
+    """ParseError at the line (and top-level field) of the first value beyond MAX_VALUES."""
+    if len(text) * 2 <= MAX_VALUES:
+        return  # no value takes less than half a character (`{a,b}`: five values)
+    try:
+        _count_events(text, "JSON" if json_file else "YAML")
+    except yaml.YAMLError:
+        if not json_file:
+            return  # the loader says what is wrong, at a value before the limit
+        try:  # JSON that YAML refuses: its values counted once json has read them
+            data = json.loads(text)
+        except (ValueError, RecursionError):
+            return  # _parse_json says what is wrong
+        if _count_data(data) > MAX_VALUES:
+            raise ParseError(_too_many(), None) from None
+
+
+def _too_many() -> str:
+    return f"holds more than {MAX_VALUES:,} values, the most a data file may hold"
+
+
+# Lists and mappings open at once beyond which Python's parsers give up (its recursion limit)
+MAX_DEPTH = 1000
+
+
+def _count_events(text: str, kind: str) -> None:
+    count = 0
+    field = ""  # the top-level key whose value the events are in
+    stack: list[list[int]] = []  # of each open collection: [is a mapping, values in it]
+    for event in yaml.parse(text, Loader=_Loader):
+        if isinstance(event, yaml.CollectionEndEvent):
+            stack.pop()
+            continue
+        if not isinstance(event, _VALUE_EVENTS):
+            continue
+        count += 1
+        if stack:
+            top = stack[-1]
+            if len(stack) == 1 and top[0] and top[1] % 2 == 0:
+                field = str(event.value) if isinstance(event, yaml.ScalarEvent) else ""
+            top[1] += 1
+        if count > MAX_VALUES:
+            raise ParseError(_too_many(), event.start_mark.line + 1, field)
+        if isinstance(event, yaml.CollectionStartEvent):
+            stack.append([isinstance(event, yaml.MappingStartEvent), 0])
+            if len(stack) > MAX_DEPTH:  # as the loaders word it, before they build it all
+                raise ParseError(f"not valid {kind}: nested too deeply", None)
+
+
+def _count_data(data: Any) -> int:
+    count, todo = 0, [data]
+    while todo and count <= MAX_VALUES:
+        value = todo.pop()
+        count += 1
+        if isinstance(value, dict):
+            count += len(value)
+            todo.extend(value.values())
+        elif isinstance(value, list):
+            todo.extend(value)
+    return count
 
 
 def field_name(path: Path_) -> str:
