@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+from click.testing import CliRunner
+
+from sitegen.cli import main
 from sitegen.records import Problems
 from sitegen.records.sitefiles import SiteFiles
 
@@ -89,3 +93,42 @@ def test_walk_names_are_walk_paths_in_the_order_paths_sort(tmp_path) -> None:
     assert names.index("data/a/x.yaml") < names.index("data/a-b/x.yaml")
     assert sorted(names) != names  # text order would differ
     assert not files.met_links
+
+
+LOOPS = {
+    "two links to each other": {"data/runs/a": "b", "data/runs/b": "a"},
+    "a link to itself": {"data/runs/self.yaml": "self.yaml"},
+    "a run file's link into a loop": {
+        "data/runs/x.yaml": "a",
+        "data/runs/a": "b",
+        "data/runs/b": "a",
+    },
+}
+
+
+@pytest.mark.parametrize("links", list(LOOPS.values()), ids=list(LOOPS))
+@pytest.mark.parametrize("command", ["check", "build"])
+def test_a_loop_of_links_in_runs_is_an_error_naming_it(make_site, command, links) -> None:
+    """A loop of links made `check` and `build` a traceback (issue 28): now an error naming
+    each link of it, exit status 1, and no output written."""
+    root = make_site()
+    for name, target in links.items():
+        (root / name).symlink_to(target)
+
+    result = CliRunner().invoke(main, [command, "--site", str(root)])
+
+    assert result.exit_code == 1, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    for name in links:
+        assert f"{name}: " in result.output
+    assert not (root / "public").exists()
+
+
+def test_a_link_to_its_own_folder_is_walked_once(make_site) -> None:
+    """`data/runs/loop -> .` is a loop a walk can end: the runs are read once, no error."""
+    root = make_site()
+    (root / "data/runs/loop").symlink_to(".")
+
+    result = CliRunner().invoke(main, ["check", "--site", str(root)])
+
+    assert result.exit_code == 0, result.output

@@ -14,25 +14,102 @@ the infinities as null, so it writes only what the caller knows holds neither
 (an integer past 64 bits, a string with a lone surrogate). The header names the writer, under
 the signature, and a file is read by the same one: orjson reads its own files in up to half
 json's time, but would read an integer past 64 bits (which only json writes) as a float.
+
+A cache file is read only when it is a regular file of at most MAX_FILE bytes (read_regular):
+a link (which a checkout can hold), a FIFO, a device or a bigger file there is not read, so it
+can neither hang a build nor fill its memory; the build says so once and rebuilds that part.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import hmac
 import json
 import math
 import os
+import stat
+import sys
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import orjson
 
+from ..layout import SiteLayout
 from .trust import sign
 
 # the writers of a body, as the header names them
 ORJSON, JSON = "orjson", "json"
+
+# The most bytes a cache file may hold: some 30 times the biggest one of bench/scale.py's
+# 2,000-pair site (15 MB), and a bound on what reading any one of them can cost.
+MAX_FILE = 512 << 20
+
+_warned: set[str] = set()  # the odd cache files this process has told of
+
+
+def _refuse(path: Path | str, what: str) -> None:
+    """Say once, on stderr, that the cache file at `path` is not read (it is `what`)."""
+    parts = Path(path).parts
+    at = parts.index(SiteLayout.CACHE) if SiteLayout.CACHE in parts else 0
+    shown = Path(*parts[at:]).as_posix()
+    if shown not in _warned:
+        _warned.add(shown)
+        with contextlib.suppress(OSError, ValueError):
+            print(f"{shown}: {what}: not read, the cache is rebuilt (warning)", file=sys.stderr)
+
+
+def open_regular(path: Path | str, limit: int = MAX_FILE) -> tuple[IO[bytes], int] | None:
+    """The cache file at `path` open for reading, and its size, when it is a regular file of
+    at most `limit` bytes; else None (a link, a FIFO, a device, a folder or a bigger file is
+    told of on stderr; a missing or unreadable one is not). Never follows a link, never waits
+    on a FIFO."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as error:
+        if error.errno == errno.ELOOP or os.path.islink(path):
+            _refuse(path, "a link")
+        return None
+    try:
+        st = os.fstat(fd)
+    except OSError:
+        os.close(fd)
+        return None
+    if not stat.S_ISREG(st.st_mode) or st.st_size > limit:
+        os.close(fd)
+        kind = "a folder" if stat.S_ISDIR(st.st_mode) else "not a regular file"
+        _refuse(path, f"over {limit:,} bytes" if stat.S_ISREG(st.st_mode) else kind)
+        return None
+    return open(fd, "rb"), st.st_size
+
+
+def is_regular(path: Path | str) -> bool:
+    """Whether `path` is a regular file (not followed if a link); a link, a FIFO or a device
+    there is told of on stderr, as open_regular does."""
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError:
+        return False
+    if not stat.S_ISREG(mode):
+        _refuse(path, "a link" if stat.S_ISLNK(mode) else "not a regular file")
+    return stat.S_ISREG(mode)
+
+
+def read_regular(path: Path | str, limit: int = MAX_FILE) -> bytes | None:
+    """The bytes of the cache file at `path` when it is a regular file of at most `limit`
+    bytes (open_regular), else None: what a missing cache file reads as."""
+    opened = open_regular(path, limit)
+    if opened is None:
+        return None
+    file, _ = opened
+    with file, contextlib.suppress(OSError):
+        data = file.read(limit + 1)  # a file that grows meanwhile is read no further
+        if len(data) <= limit:
+            return data
+        _refuse(path, f"over {limit:,} bytes")
+    return None
 
 
 def _header(kind: str, version: int, writer: str, body: bytes) -> bytes | None:
@@ -47,8 +124,10 @@ def read_signed(path: Path, kind: str, version: int) -> Any | None:
 
 def read_signed_by(path: Path, kind: str, version: int) -> tuple[Any | None, str | None]:
     """read_signed's value and its writer (ORJSON: the value holds no NaN nor infinity)."""
+    raw = read_regular(path)
+    if raw is None:
+        return None, None
     try:
-        raw = path.read_bytes()
         header, _, body = raw.partition(b"\n")
         writer = ORJSON if header.split(b" ")[2:3] == [ORJSON.encode()] else JSON
         expected = _header(kind, version, writer, body)

@@ -26,7 +26,7 @@ import secrets
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from ..cache.files import prune, write_new
+from ..cache.files import is_regular, open_regular, prune, read_regular, write_new
 from ..cache.trust import cache_folder, sign, verify
 from .svg import data_digest
 
@@ -107,7 +107,10 @@ class ChartCache:
                 out[index.stem] = self._indexed[index.stem]
                 continue
             try:
-                rows = json.loads(index.read_text(encoding="utf-8"))
+                raw = read_regular(index)
+                if raw is None or not is_regular(self.folder / f"{index.stem}{PACK}"):
+                    raise ValueError(index)  # either not a regular file: an index of nothing
+                rows = json.loads(raw.decode("utf-8"))
                 out[index.stem] = [(str(k), int(o), int(n)) for k, o, n in rows]
             except (OSError, UnicodeDecodeError, ValueError, TypeError):
                 out[index.stem] = []
@@ -131,8 +134,14 @@ class ChartCache:
     def _raw(self, place: Place) -> str | None:
         pack, offset, length = place
         assert self.folder is not None
+        opened = open_regular(self.folder / f"{pack}{PACK}")
+        if opened is None:
+            return None
+        packed, size = opened
         try:
-            with open(self.folder / f"{pack}{PACK}", "rb") as packed:
+            with packed:
+                if not 0 <= offset <= offset + length <= size:
+                    return None  # an index that names bytes the pack does not hold
                 packed.seek(offset)
                 return packed.read(length).decode("utf-8")
         except (OSError, UnicodeDecodeError):

@@ -34,7 +34,7 @@ import pyarrow.ipc
 
 from ..cache.codeversion import code_version
 from ..cache.digests import file_digest
-from ..cache.files import finite, prune, read_signed, write_signed
+from ..cache.files import finite, prune, read_regular, read_signed, write_signed
 from . import parsecache
 from .columnar import COLUMNS, FEW_ROWS, FLOAT_COLUMNS
 from .problems import ERROR, WARNING, Problem
@@ -150,8 +150,8 @@ class LoadCache:
             return
         segments, columns = stored["segments"], {}
         for name, seg in segments.items():
-            raw = (self.folder / f"{name}{SUFFIX}").read_bytes()
-            if file_digest(raw) != seg["digest"] or name != seg["digest"]:
+            raw = read_regular(self.folder / f"{name}{SUFFIX}")
+            if raw is None or file_digest(raw) != seg["digest"] or name != seg["digest"]:
                 return
             columns[name] = _columns_of(raw, seg)
         files = stored["files"]

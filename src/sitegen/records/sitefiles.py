@@ -9,6 +9,7 @@ regular files are read: a named pipe would block a build for ever.
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from collections.abc import Callable
@@ -23,6 +24,7 @@ LEAVES = (
 )
 NOT_REGULAR = "not a regular file (a pipe, socket or device), not read"
 BROKEN = "cannot read: a link to a file that does not exist"
+LOOP = "cannot read: a link that never reaches a file (a loop of links)"
 
 
 def suffix_of(name: str) -> str:
@@ -97,8 +99,9 @@ class SiteFiles:
         if stat.S_ISLNK(mode):
             try:
                 mode = os.stat(path).st_mode
-            except OSError:
-                problems.add(Problem(self.rel(path), None, "", BROKEN))
+            except OSError as exc:
+                problem = LOOP if exc.errno == errno.ELOOP else BROKEN
+                problems.add(Problem(self.rel(path), None, "", problem))
                 return False
         if not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
             problems.add(Problem(self.rel(path), None, "", NOT_REGULAR))
@@ -153,7 +156,12 @@ class SiteFiles:
             for entry in entries:
                 name = entry.name
                 self.met_links |= entry.is_symlink()
-                if entry.is_dir():  # a folder, or a link to one
+                try:
+                    is_dir = entry.is_dir()  # a folder, or a link to one
+                except OSError:  # a loop of links: a folder or a file, none can tell
+                    self.check(Path(entry.path), problems)
+                    continue
+                if is_dir:
                     if not skipped(name) and self.check(Path(entry.path), problems):
                         pending.append((entry.path, prefix + name + "/"))
                     continue
