@@ -492,20 +492,33 @@ def _check_aliases(text: str, data: Any) -> None:
         raise ParseError("not valid YAML: nested too deeply", None) from None
 
 
-# Values (scalars, lists, mappings; keys too) a file may hold. The largest record of the flagship
-# holds about 1,200; a file far beyond this is no run record, and reading it would cost hundreds
-# of bytes a value (the loader's nodes, a line for each value for messages): 575 MB for a
-# million integers in a 2 MB file. Counted on YAML's event stream, which holds one at a time.
+# Values (scalars, lists, mappings; keys too) a file may hold: MAX_VALUES, or a third of its
+# characters in a bigger file. A run record holds about one value in 8 characters (the largest
+# flagship record 1,200 values; a record of 20,000 configs 500,000 in 3.9 MB), so memory stays a
+# bounded multiple of the file's size, where reading values packed tighter would cost hundreds
+# of bytes each (the loader's nodes, a line for each value for messages): 575 MB for a million
+# integers in a 2 MB file. Counted on YAML's event stream, which holds one value at a time.
 MAX_VALUES = 100_000
+CHARACTERS_A_VALUE = 3
 _VALUE_EVENTS = (yaml.ScalarEvent, yaml.AliasEvent, yaml.CollectionStartEvent)
+# each value but the first follows one of these, or a line's start; a key without its value
+# makes two values of one: twice their count bounds the values from above
+_SEPARATORS = (",", ":", "[", "{", "-", "\n")
+
+
+def _value_limit(text: str) -> int:
+    return max(MAX_VALUES, len(text) // CHARACTERS_A_VALUE)
 
 
 def _check_values(text: str, json_file: bool) -> None:
-    """ParseError at the line (and top-level field) of the first value beyond MAX_VALUES."""
-    if len(text) * 2 <= MAX_VALUES:
+    """ParseError at the line (and top-level field) of the first value beyond the limit."""
+    limit = _value_limit(text)
+    if len(text) * 2 <= limit:
         return  # no value takes less than half a character (`{a,b}`: five values)
+    if 2 * (sum(map(text.count, _SEPARATORS)) + 1) <= limit:
+        return  # fewer values than that, whatever they are: no need to count them one by one
     try:
-        _count_events(text, "JSON" if json_file else "YAML")
+        _count_events(text, "JSON" if json_file else "YAML", limit)
     except yaml.YAMLError:
         if not json_file:
             return  # the loader says what is wrong, at a value before the limit
@@ -513,19 +526,22 @@ def _check_values(text: str, json_file: bool) -> None:
             data = json.loads(text)
         except (ValueError, RecursionError):
             return  # _parse_json says what is wrong
-        if _count_data(data) > MAX_VALUES:
-            raise ParseError(_too_many(), None) from None
+        if _count_data(data, limit) > limit:
+            raise ParseError(_too_many(limit), None) from None
 
 
-def _too_many() -> str:
-    return f"holds more than {MAX_VALUES:,} values, the most a data file may hold"
+def _too_many(limit: int) -> str:
+    return (
+        f"holds more than {limit:,} values, the most a data file of its size may hold "
+        f"({MAX_VALUES:,}, or one in {CHARACTERS_A_VALUE} characters)"
+    )
 
 
 # Lists and mappings open at once beyond which Python's parsers give up (its recursion limit)
 MAX_DEPTH = 1000
 
 
-def _count_events(text: str, kind: str) -> None:
+def _count_events(text: str, kind: str, limit: int) -> None:
     count = 0
     field = ""  # the top-level key whose value the events are in
     stack: list[list[int]] = []  # of each open collection: [is a mapping, values in it]
@@ -541,17 +557,17 @@ def _count_events(text: str, kind: str) -> None:
             if len(stack) == 1 and top[0] and top[1] % 2 == 0:
                 field = str(event.value) if isinstance(event, yaml.ScalarEvent) else ""
             top[1] += 1
-        if count > MAX_VALUES:
-            raise ParseError(_too_many(), event.start_mark.line + 1, field)
+        if count > limit:
+            raise ParseError(_too_many(limit), event.start_mark.line + 1, field)
         if isinstance(event, yaml.CollectionStartEvent):
             stack.append([isinstance(event, yaml.MappingStartEvent), 0])
             if len(stack) > MAX_DEPTH:  # as the loaders word it, before they build it all
                 raise ParseError(f"not valid {kind}: nested too deeply", None)
 
 
-def _count_data(data: Any) -> int:
+def _count_data(data: Any, limit: int) -> int:
     count, todo = 0, [data]
-    while todo and count <= MAX_VALUES:
+    while todo and count <= limit:
         value = todo.pop()
         count += 1
         if isinstance(value, dict):
