@@ -17,15 +17,8 @@ import yaml
 from click.testing import CliRunner, Result
 
 from sitegen.cli import main
+from test_importers import CONFIG
 
-CONFIG = {
-    "title": "Import test",
-    "base_url": "https://example.org/",
-    "default_workload": "chat",
-    "targets": [10, 20, 40, 100, 150],
-    "headline": {"interactivity": 20, "tier": "owning"},
-    "frontier": {"method": "interpolate"},
-}
 MODELS = {"m1": {"name": "Model One", "hf_id": "acme/Model-One"}}
 GPUS = {"g1": {"name": "GPU One", "vendor": "Acme"}}
 WORKLOADS = {

@@ -6,13 +6,13 @@ import datetime as dt
 import json
 from pathlib import Path
 
-import pandas as pd
 import pytest
 import yaml
 from click.testing import CliRunner, Result
 
 from conftest import PRICING, config, sweep
 from sitegen.cli import main
+from test_parquet import flat_rows, write_frame
 
 
 def cli(*args: str | Path) -> Result:
@@ -52,25 +52,7 @@ def test_a_date_time_out_of_range_in_a_json_record_is_an_error(make_site) -> Non
 
 def test_a_parquet_archive_keeps_the_same_range(make_site) -> None:
     root = make_site(runs={})
-    frame = pd.DataFrame(
-        {
-            "source": "Lab",
-            "date": [dt.date(1900, 1, 1)] * 2,
-            "model": "m1",
-            "gpu": "g1",
-            "engine": "vllm",
-            "precision": "fp8",
-            "workload": "chat",
-            "gpus": 8,
-            "concurrency": [4, 16],
-            "throughput_per_gpu": [200.0, 400.0],
-            "ttft_ms_median": 500.0,
-            "tpot_ms_median": [10.0, 20.0],
-        }
-    )
-    path = root / "data" / "runs" / "a.parquet"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    frame.to_parquet(path, index=False)
+    write_frame(root, "a.parquet", flat_rows(2, date=[dt.date(1900, 1, 1)] * 2))
     result = cli("check", "--site", root)
     assert result.exit_code == 1, result.output
     assert "data/runs/a.parquet: row 1: date: " in result.stderr
