@@ -25,9 +25,9 @@ from .columnar import ConfigTable
 from .fingerprint import InputScan
 from .loadcache import Clean, Listing, LoadCache, LoadMemo, cache_key
 from .model import Catalogs, Run, Site, SweepRun
-from .names import fold, shown
+from .names import fold
 from .parsecache import ParseCache
-from .problems import WARNING, Problem, Problems
+from .problems import WARNING, Problem, Problems, describe
 from .readbatch import EMPTY, Done, Hit, Other, parse_bytes, read_bytes
 from .yamlpos import Document
 
@@ -499,8 +499,8 @@ def _lookalike_engines(runs: list[Run], docs: _Positions, problems: Problems) ->
                     run.path,
                     doc.line(("engine",)),
                     "engine",
-                    f"{shown(engine)} looks like engine {shown(other.engine)} of {other.path}: "
-                    "pages would show their runs as two engines alike",
+                    f"{describe(engine)} looks like engine {describe(other.engine)} of "
+                    f"{other.path}: pages would show their runs as two engines alike",
                     WARNING,
                 )
             )

@@ -61,11 +61,6 @@ def describe_char(ch: str) -> str:
     return f"U+{ord(ch):04X}" + (f" ({name})" if name else "")
 
 
-def shown(text: str) -> str:
-    """A name quoted in a message, each forbidden character written as \\u202e."""
-    return '"' + "".join(f"\\u{ord(ch):04x}" if forbidden(ch) else ch for ch in text) + '"'
-
-
 def fold(name: str) -> str:
     """What a name looks like: equal for names a reader cannot tell apart."""
     text = without_forbidden(unicodedata.normalize("NFKC", name))

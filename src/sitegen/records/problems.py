@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-import re
 import sys
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import IO, Any
 
 import click
+
+from .names import forbidden
 
 
 def plural(n: int, noun: str) -> str:
@@ -22,25 +24,23 @@ MAX_SHOWN = 200  # characters of a bad value quoted in a message
 
 
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
-# what a terminal or a CI runner could obey, or what hides or reorders text: C0, DEL, C1, line
-# and paragraph separators, zero-width, bidirectional and other format characters, surrogates
-_UNSAFE = re.compile(
-    "[\x00-\x1f\x7f-\x9f\xad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f"
-    "\ufeff\ufff9-\ufffb\ud800-\udfff]"
-)
 
 
-def _escape(match: re.Match[str]) -> str:
-    char = match.group()
+def _escaped(char: str) -> str:
     code = ord(char)
     return _NAMED.get(char) or (f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
 
 
 def shown(text: str) -> str:
-    """`text` safe to print on a line of its own: every control, invisible or bidirectional
-    character written as an escape (`\\n`, `\\x1b`, `\\u202e`), so a key or value from the data
-    can neither start a line (a CI `::error` command) nor drive a terminal."""
-    return text if text.isprintable() else _UNSAFE.sub(_escape, text)
+    """`text` safe to print on a line of its own: every character a name may not carry
+    (names.forbidden: controls, invisible, bidirectional, separators, surrogates) and every
+    unassigned one written as an escape (`\\n`, `\\x1b`, `\\u202e`), so a key or value from
+    the data can neither start a line (a CI `::error` command) nor drive a terminal."""
+    if text.isprintable():
+        return text
+    return "".join(
+        _escaped(ch) if forbidden(ch) or unicodedata.category(ch) == "Cn" else ch for ch in text
+    )
 
 
 def describe(value: Any) -> str:

@@ -22,7 +22,8 @@ from .model import (
     Tier,
     Workload,
 )
-from .names import fold, shown
+from .names import fold
+from .problems import describe
 from .urls import base_url_problem
 from .yamlpos import Path_
 
@@ -64,7 +65,7 @@ def _lookalikes(c: Checker, entries: dict) -> None:
         if other != slug:
             c.warn(
                 (slug, "name"),
-                f"{shown(entry.name)} looks like the name of {other} "
+                f"{describe(entry.name)} looks like the name of {other} "
                 f"(line {c.doc.line((other, 'name'))}): pages would show two entries alike",
             )
 
