@@ -13,6 +13,7 @@ from types import SimpleNamespace
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sitegen.calc.limits import run_mbu
 from sitegen.records import Latency, SweepConfig, SweepRun, columnar, load_site
 from sitegen.views.datafiles import (
     csv_text,
@@ -81,9 +82,9 @@ def test_negative_numbers_are_written_as_numbers() -> None:
 # -- runs/<id>/data.json: written column by column, the same text as its dicts ---------------
 
 
-def _config_dict(c: SweepConfig) -> dict:
+def _config_dict(c: SweepConfig, mbu: tuple = (None, None)) -> dict:
     """A config as data.json has always listed it: every field in SweepConfig's order (a
-    latency as its figures), then interactivity and parallelism."""
+    latency as its figures), then interactivity, parallelism, MBU and why it has none."""
     out = {}
     for f in dataclasses.fields(c):
         value = getattr(c, f.name)
@@ -92,12 +93,15 @@ def _config_dict(c: SweepConfig) -> dict:
         out[f.name] = value
     out["interactivity"] = c.interactivity if c.tpot_ms else None
     out["parallelism"] = c.parallelism
+    out["mbu"], out["mbu_missing"] = mbu
     return out
 
 
-def _expected(run: SweepRun) -> str:
+def _expected(run: SweepRun, mbu: list | None = None) -> str:
     """data.json as dicts of the configs made from the table, written by to_json."""
-    return to_json({**run_json(run), "configs": [_config_dict(c) for c in run.configs]})
+    mbu = mbu or [(None, None)] * len(run.configs)
+    configs = [_config_dict(c, m) for c, m in zip(run.configs, mbu, strict=True)]
+    return to_json({**run_json(run), "configs": configs})
 
 
 def test_every_run_data_json_is_the_text_of_its_dicts(flagship):
@@ -105,7 +109,8 @@ def test_every_run_data_json_is_the_text_of_its_dicts(flagship):
     sweeps = [r for r in site.runs if isinstance(r, SweepRun)]
     assert len(sweeps) > 100
     for run in sweeps:
-        assert run_data_json(run) == _expected(run), run.id
+        mbu = run_mbu(site, run, columnar.ConfigValues.of(run.configs).columns)
+        assert run_data_json(run, None, mbu) == _expected(run, mbu), run.id
 
 
 text = st.one_of(

@@ -220,10 +220,12 @@ def test_sweep_report_lists_every_config(built):
         "Tok/s per user",
         "TTFT (median)",
         "TPOT (median)",
+        "MBU",
         "Status",
     ]
     assert len(table) == 7
-    assert ["TP8 EP8", "8", "64", "12,926", "50", "820 ms", "20 ms", "ok"] in table
+    # the seed's agentx workload gives no input and output lengths: no MBU
+    assert ["TP8 EP8", "8", "64", "12,926", "50", "820 ms", "20 ms", "-", "ok"] in table
     data = json.loads(built[f"runs/{SWEEP_ID}/data.json"])
     assert data["configs"][2]["interactivity"] == pytest.approx(50.0)
     assert data["configs"][2]["parallelism"] == "TP8 EP8"
@@ -253,7 +255,7 @@ def test_failed_config_is_listed(make_site):
     parser = _Report()
     parser.feed(files["runs/lab-run/index.html"].decode())
     rows = parser.tables["Measured configurations"]
-    assert rows[-1] == ["8 GPUs", "8", "512", "-", "-", "-", "-", "failed"]
+    assert rows[-1] == ["8 GPUs", "8", "512", "-", "-", "-", "-", "-", "failed"]
 
 
 def test_the_configs_table_escapes_what_a_record_says(make_site):
@@ -279,6 +281,7 @@ def test_the_configs_table_escapes_what_a_record_says(make_site):
         "10",
         "500 ms",
         "100 ms",
+        "-",
         "ok",
     ]
 

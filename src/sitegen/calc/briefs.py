@@ -72,9 +72,9 @@ def brief_of(s: WorkloadSummary) -> Brief:
         )
         for c in s.curves
     )
-    return Brief(
-        s.model, s.gpu, s.workload, s.configs, s.first_date, s.last_date, s.headline, curves
-    )
+    # the pages that list every pair quote no config read nor spread: a brief keeps neither
+    headline = dataclasses.replace(s.headline, reads=None, spread=None)
+    return Brief(s.model, s.gpu, s.workload, s.configs, s.first_date, s.last_date, headline, curves)
 
 
 def pair_digest(runs: Sequence[tuple[str, str, str | None]]) -> str:

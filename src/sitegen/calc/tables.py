@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import datetime as dt
 import itertools
 from collections.abc import Callable, Iterator, Sequence
@@ -12,7 +13,7 @@ import numpy as np
 
 from ..records import Site, SweepRun
 from ..records.columnar import ConfigTable, run_rows
-from . import energy, frontier
+from . import energy, frontier, limits
 from .energy import Energy, Power
 
 Frontier = tuple[frontier.Point, ...]
@@ -33,6 +34,10 @@ class LadderRow:
     # also where the workload's input or output length is unknown (docs/pages.md, "Costs")
     cost_per_million_input_tokens: dict[str, float] | None = None
     cost_per_million_output_tokens: dict[str, float] | None = None
+    # the measured config the rung reads: run, concurrency, gpus, interactivity,
+    # throughput_per_gpu, mbu (SITE.md); None where the rung has no value
+    reads: dict | None = None
+    spread: dict | None = None  # n, min, max, days of the curve's runs; None under two
 
 
 @dataclass(frozen=True)
@@ -49,6 +54,8 @@ class CurveRung:
     target: float
     throughput_per_gpu: float | None
     power: Power | None  # None where unreached or no power is known
+    reads: dict | None = None  # the config read (LadderRow.reads)
+    spread: dict | None = None  # LadderRow.spread
 
 
 @dataclass(frozen=True)
@@ -67,22 +74,31 @@ class CurveSummary:
     frontier_power_w: tuple[float | None, ...] = ()  # measured power of each frontier point
     rungs: tuple[CurveRung, ...] = ()  # at each of rung_targets(site)
     table: ConfigTable | None = field(default=None, compare=False, repr=False)
+    # what MBU reads of the catalogs for this curve, or the field it lacks
+    basis: limits.Basis | str | None = field(default=None, compare=False, repr=False)
 
     @property
     def points(self) -> list[dict]:
         """The points as data.json lists them, in the summary's order."""
         if self.table is None or not self.point_rows:
             return []
-        return point_dicts(self.table, self.point_rows, self.point_runs)
+        mbu = mbu_of(self.table, self.point_rows, self.engine, self.basis)
+        return point_dicts(self.table, self.point_rows, self.point_runs, mbu)
 
 
-def point_dicts(table: ConfigTable, rows: Sequence[int], runs: Sequence[str]) -> list[dict]:
+def point_dicts(
+    table: ConfigTable,
+    rows: Sequence[int],
+    runs: Sequence[str],
+    mbu: Sequence[tuple[float | None, str | None]] | None = None,
+) -> list[dict]:
     """The configs at table `rows` (of runs `runs`) as points: the same numbers, by the same
-    float operations, as the summary's order computed them."""
+    float operations, as the summary's order computed them; with `mbu` (mbu_of), each its MBU
+    or why it has none."""
     at = np.asarray(rows, dtype=np.int64)
     columns = table.columns
     tpot = columns["tpot_ms"][at]
-    return [
+    points = [
         {
             "interactivity": x,
             "throughput_per_gpu": y,
@@ -105,6 +121,23 @@ def point_dicts(table: ConfigTable, rows: Sequence[int], runs: Sequence[str]) ->
             strict=True,
         )
     ]
+    if mbu is not None:
+        for point, (value, missing) in zip(points, mbu, strict=True):
+            point["mbu"] = value
+            if missing is not None:
+                point["mbu_missing"] = missing
+    return points
+
+
+def mbu_of(
+    table: ConfigTable, rows: Sequence[int], engine: str, basis: limits.Basis | str | None
+) -> list[tuple[float | None, str | None]]:
+    """(MBU, None) or (None, why none) of the configs at table `rows`, all of one curve."""
+    if basis is None:
+        return [(None, None)] * len(rows)
+    values = table.values(rows, limits.LAYOUT_FIELDS)
+    layouts = zip(*(values[name] for name in limits.LAYOUT_FIELDS), strict=True)
+    return [limits.mbu(basis, engine, limits.Layout(*layout)) for layout in layouts]
 
 
 @dataclass(frozen=True)
@@ -129,6 +162,9 @@ class WorkloadSummary:
     failed: tuple[dict, ...]
     current_runs: tuple[str, ...]
     older_runs: tuple[str, ...] = field(default=())
+    # the bandwidth limit for the headline config's GPUs, or None and why (SITE.md)
+    limit: limits.Limit | None = None
+    limit_missing: str | None = None
 
 
 class _Configs:
@@ -390,7 +426,9 @@ class _Rungs:
         self.prices = [(t.slug, prices[t.slug]) for t in site.pricing.tiers if t.slug in prices]
         self.all_in = energy.all_in(site.gpus[gpu].all_in_power_kw)
         self.method = site.config.frontier_method
+        self.spread_days = site.config.spread_days
         lengths = site.workloads[workload]
+        self.catalogs = (site.models, site.gpus[gpu], lengths)
         isl, osl = lengths.isl, lengths.osl
         # the shares of input and of output tokens in the total that throughput counts
         self.shares = (isl / (isl + osl), osl / (isl + osl)) if isl and osl else None
@@ -403,27 +441,40 @@ class _Rungs:
             for tier, price in self.prices
         }
 
+    def basis(self, model: str, precision: str) -> limits.Basis | str:
+        models, gpu, workload = self.catalogs
+        return limits.basis(models[model], gpu, workload, precision)
+
     def curve_rungs(
-        self, front: Frontier, power_w: tuple, read: Reader, targets: list[float]
+        self,
+        front: Frontier,
+        power_w: tuple,
+        read: Reader,
+        targets: list[float],
+        reads: Sequence[dict | None],
+        spreads: Sequence[dict | None],
     ) -> tuple[CurveRung, ...]:
-        """A curve's value at each target (`read`: frontier.reader of `front`), and the power
-        behind it: measured where the points read have it (power_w), else the all-in figure."""
+        """A curve's value at each target (`read`: frontier.reader of `front`), the power
+        behind it (measured where the points read have it, power_w, else the all-in figure),
+        the config each target reads and the spread of its runs."""
         measured = any(w is not None for w in power_w)
         rungs = []
-        for target in targets:
+        for target, read_config, spread in zip(targets, reads, spreads, strict=True):
             value = read(target)
             power = None
             if value is not None:
                 power = self.power(front, power_w, target) if measured else self.all_in
-            rungs.append(CurveRung(target, value, power))
+            rungs.append(CurveRung(target, value, power, read_config, spread))
         return tuple(rungs)
 
     def power(self, front: Frontier, power_w: tuple, target: float) -> Power | None:
         watts = energy.power_at(front, power_w, target, self.method)
         return energy.measured(watts) if watts is not None else self.all_in
 
-    def row(self, rung: frontier.Rung, power: Power | None) -> LadderRow:
-        """The ladder row of `rung`, with the power of the curve it is read from."""
+    def row(self, rung: frontier.Rung, of_curve: CurveRung | None) -> LadderRow:
+        """The ladder row of `rung`, with the power, config read and spread of the curve it
+        is read from."""
+        power = of_curve.power if of_curve else None
         throughput = rung.throughput_per_gpu
         split = self.shares if throughput is not None else None
         return LadderRow(
@@ -435,6 +486,8 @@ class _Rungs:
             energy.energy(throughput, power) if power and throughput else None,
             self.cost(throughput, split[0]) if split else None,
             self.cost(throughput, split[1]) if split else None,
+            of_curve.reads if of_curve else None,
+            of_curve.spread if of_curve else None,
         )
 
 
@@ -444,7 +497,7 @@ def _best_row(make: _Rungs, curves: dict, targets: list[float], target: float) -
     values = ((c.engine, c.precision, c.rungs[i].throughput_per_gpu) for c in curves.values())
     best = frontier.best_of(target, values)
     curve = curves.get((best.engine, best.precision))
-    return make.row(best, curve.rungs[i].power if curve else None)
+    return make.row(best, curve.rungs[i] if curve else None)
 
 
 def rung_targets(site: Site) -> list[float]:
@@ -472,10 +525,91 @@ def _fastest(configs: _Configs, spans: list[range], latency: str) -> int:
     return min(tied, key=lambda at: (configs.run_id(at), configs.value("indices", at)))
 
 
+def _reads(
+    configs: _Configs,
+    front: Frontier,
+    span: range,
+    engine: str,
+    basis: limits.Basis | str,
+    targets: list[float],
+) -> list[tuple[dict, int] | None]:
+    """At each target, the measured config a rung of this curve reads: the config (the first
+    at its point) of the frontier point with the lowest interactivity at or above the target,
+    and its row in the config table."""
+    xs = [p.interactivity for p in front]
+    at = [bisect.bisect_left(xs, target) for target in targets]
+    first: dict[tuple[float, float], int] = {}
+    for i, x, y in zip(
+        span,
+        configs.values("interactivity", span),
+        configs.values("throughput_per_gpu", span),
+        strict=True,
+    ):
+        first.setdefault((x, y), i)
+    reads: list[tuple[dict, int] | None] = []
+    for j in at:
+        if j == len(front):
+            reads.append(None)
+            continue
+        point = front[j]
+        position = first[(point.interactivity, point.throughput_per_gpu)]
+        row = configs.value("table_rows", position)
+        mbu, missing = mbu_of(configs.table, [row], engine, basis)[0]
+        read = {
+            "run": configs.run_id(position),
+            "concurrency": configs.value("concurrency", position),
+            "gpus": configs.value("gpus", position),
+            "interactivity": point.interactivity,
+            "throughput_per_gpu": point.throughput_per_gpu,
+            "mbu": mbu,
+        }
+        if missing is not None:
+            read["mbu_missing"] = missing
+        reads.append((read, row))
+    return reads
+
+
+def _spreads(
+    configs: _Configs, curve: _Curve, fronts: list[Frontier], make: _Rungs, targets: list
+) -> list[dict | None]:
+    """At each target, the curve's value computed from each of its runs dated within
+    spread_days of its latest, one run at a time: n, min, max (None under two values)."""
+    latest = curve.now.date
+    values: list[list[float]] = [[] for _ in targets]
+    for day, front in zip(curve.days, fronts, strict=True):
+        if (latest - day.date).days > make.spread_days:
+            continue
+        if len(day.runs) == 1:
+            run_fronts = [front]
+        else:
+            xs = configs.values("interactivity", day.ok)
+            ys = configs.values("throughput_per_gpu", day.ok)
+            runs = configs.run_ids(day.ok)
+            run_fronts = [
+                frontier.pareto_frontier(
+                    frontier.Point(x, y) for x, y, r in zip(xs, ys, runs, strict=True) if r == run
+                )
+                for run in day.runs
+            ]
+        for run_front in run_fronts:
+            read = frontier.reader(run_front, make.method)
+            for i, target in enumerate(targets):
+                value = read(target)
+                if value is not None:
+                    values[i].append(value)
+    return [
+        {"n": len(vs), "min": min(vs), "max": max(vs), "days": make.spread_days}
+        if len(vs) >= 2
+        else None
+        for vs in values
+    ]
+
+
 def _curve_summary(
     configs: _Configs, curve: _Curve, make: _Rungs, targets: list[float], headline: float
-) -> CurveSummary:
-    """One engine x precision: its current points and frontier, and its value on every date."""
+) -> tuple[CurveSummary, list[int | None]]:
+    """One engine x precision: its current points and frontier, and its value on every date;
+    and the table row of the config each target reads."""
     fronts = [configs.frontier(day.front) for day in curve.days]
     read = frontier.reader(fronts[-1], make.method)  # value_at of the current frontier
     values = [frontier.value_at(f, headline, make.method) for f in fronts[:-1]] + [read(headline)]
@@ -484,8 +618,13 @@ def _curve_summary(
         for day, value in zip(curve.days, values, strict=True)
     )
     now, front = curve.now, fronts[-1]
+    model, engine, precision = curve.key[0], curve.key[3], curve.key[4]
+    basis = make.basis(model, precision)
     power_w = configs.frontier_power(front, now.ok)
-    return CurveSummary(
+    reads = _reads(configs, front, now.ok, engine, basis, targets)
+    spreads = _spreads(configs, curve, fronts, make, targets)
+    rows = [read[1] if read else None for read in reads]
+    summary = CurveSummary(
         *curve.key[3:],
         front,
         point_rows=tuple(configs.values("table_rows", now.ok)),
@@ -493,9 +632,13 @@ def _curve_summary(
         point_dates=(now.date.isoformat(),) * len(now.ok),
         history=history,
         frontier_power_w=power_w,
-        rungs=make.curve_rungs(front, power_w, read, targets),
+        rungs=make.curve_rungs(
+            front, power_w, read, targets, [r[0] if r else None for r in reads], spreads
+        ),
         table=configs.table,
+        basis=basis,
     )
+    return summary, rows
 
 
 def summarise_workload(
@@ -510,9 +653,13 @@ def summarise_workload(
     make = _Rungs(site, gpu, workload)
     targets = rung_targets(site)
     headline = config.headline_interactivity
-    summaries = {c.key[3:]: _curve_summary(configs, c, make, targets, headline) for c in live}
+    made = {c.key[3:]: _curve_summary(configs, c, make, targets, headline) for c in live}
+    summaries = {key: curve for key, (curve, _) in made.items()}
     ladder = [_best_row(make, summaries, targets, t) for t in sorted(config.targets)]
     head = _best_row(make, summaries, targets, headline)
+    rows = made.get((head.engine, head.precision), (None, []))[1]
+    row = rows[targets.index(headline)] if rows else None
+    limit, limit_missing = _limit(configs, summaries, targets, head, row, live)
     headline_config = None
     if head.engine is not None:
         (on_curve,) = (c for c in live if c.key[3:] == (head.engine, head.precision))
@@ -541,7 +688,32 @@ def summarise_workload(
         failed=tuple(quote.failed(at) for c in curves for at in c.now.failed),
         current_runs=tuple(sorted(current)),
         older_runs=tuple(sorted(every - current)),
+        limit=limit,
+        limit_missing=limit_missing,
     )
+
+
+def _limit(
+    configs: _Configs,
+    summaries: dict,
+    targets: list[float],
+    head: LadderRow,
+    row: int | None,
+    live: list[_Curve],
+) -> tuple[limits.Limit | None, str | None]:
+    """The bandwidth limit for the GPUs of the config the headline reads (at table `row`),
+    from the slowest point or target, or None and why: `headline` where nothing reaches it,
+    else the missing catalog field."""
+    curve = summaries.get((head.engine, head.precision))
+    if curve is None or row is None:
+        return None, "headline"
+    if isinstance(curve.basis, str):
+        return None, curve.basis
+    table = configs.table.columns
+    decode_gpus = table["decode_gpus"][row]
+    gpus = int(decode_gpus if decode_gpus == decode_gpus else table["gpus"][row])
+    slowest = min(targets[0], *(min(configs.values("interactivity", c.now.ok)) for c in live))
+    return limits.limit(curve.basis, gpus, slowest), None
 
 
 def _workloads(configs: _Configs) -> Iterator[list[_Curve]]:

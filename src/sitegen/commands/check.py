@@ -18,11 +18,15 @@ def check(site_dir: Path, strict: bool) -> None:
     from ..pipeline.build import render_site
 
     # SiteError: click prints every problem and exits 1
-    files, problems = render_site(site_dir, strict=strict, use_cache=False)
+    files, problems = render_site(site_dir, strict=strict, use_cache=False, notes=True)
     report(problems)
     pages = sum(1 for name in files if name.endswith(".html"))
-    warnings = len(problems.warnings)
+    counts = [
+        plural(n, kind)
+        for n, kind in ((len(problems.warnings), "warning"), (len(problems.notes), "note"))
+        if n
+    ]
     click.echo(
         f"ok: {pages} pages, {len(files)} files would be built"
-        + (f" ({plural(warnings, 'warning')})" if warnings else "")
+        + (f" ({', '.join(counts)})" if counts else "")
     )

@@ -11,15 +11,19 @@ from pathlib import Path
 from typing import Any
 
 from ..calc.briefs import Brief, BriefCache, BriefMemo
+from ..calc.limits import above_limit
 from ..calc.summaries import Summaries, SummaryMemo
 from ..charts import ChartCache
 from ..output.paths import check_outputs, list_digest, output_list
 from ..output.sitemap import robots_txt, sitemap_xml
 from ..output.staging import KEPT
-from ..records import Problems, Site, SiteError, load_site
+from ..records import Problem, Problems, Site, SiteError, load_site
 from ..records.fingerprint import InputScan
+from ..records.load import config_places
 from ..records.loadcache import LoadMemo
+from ..records.problems import NOTE
 from ..render.content import Content, load_content
+from ..render.display import utilisation
 from ..render.environment import asset_files, check_templates, environment
 from ..views import Job, Keys, Sources, keep_brief_texts, plan_jobs
 from ..views.replan import LastPlan, kept_jobs, last_plan
@@ -104,6 +108,7 @@ def render_outputs(
     memo: Memo | None = None,
     scan: InputScan | None = None,
     changed: set[str] | None = None,
+    notes: bool = False,
 ) -> Rendered:
     """Every output of the site; a job that `reuse` can keep is given as KEPT, not made.
 
@@ -114,7 +119,8 @@ def render_outputs(
     A `memo` keeps the load cache, summaries, briefs and plan between builds of one process
     (the preview); with it, `changed` names the site's files changed since its last build,
     as a watcher reported them (records.load.listed_changes; None: not known). A `scan` of
-    the site's files made by this build saves the loader a look of its own.
+    the site's files made by this build saves the loader a look of its own. With `notes`,
+    the problems also hold notes (configs whose MBU is above 100 %: sitegen check).
     """
     site_root = Path(site_root)
     progress = progress or Progress()
@@ -125,6 +131,8 @@ def render_outputs(
     progress.phase("load")  # load -> check
     site, content, problems = _load(site_root, use_cache, memo, scan, changed)
 
+    if notes:
+        problems.extend(mbu_notes(site_root, site))
     progress.phase("compute")  # calc
     src, briefs = _calc(site_root, site, content, use_cache, memo)
 
@@ -157,7 +165,7 @@ def render_outputs(
     checked = list_digest(paths)
     if reuse is None or reuse.checked != checked:  # the same paths as last time passed
         problems.extend(check_outputs(site, content, paths, site_root))
-    if problems.has_errors or (strict and problems):
+    if problems.has_errors or (strict and problems.warnings):
         raise SiteError(problems.sorted())
     if made.failed:
         raise SiteError(made.failed.sorted())
@@ -227,16 +235,35 @@ def _calc(
     return Sources(site, summaries, content, texts), briefs
 
 
+def mbu_notes(site_root: Path, site: Site) -> list[Problem]:
+    """A note for each config whose estimated MBU is above 100 %."""
+    over = above_limit(site)
+    places = config_places(site_root, [(run, i) for run, i, _ in over])
+    return [
+        Problem(
+            run.path,
+            line,
+            field,
+            f"MBU is {utilisation(mbu)}, above 100 %: the estimate assumes uniform expert "
+            "routing and the parallelism the record gives",
+            NOTE,
+        )
+        for (run, _, mbu), (line, field) in zip(over, places, strict=True)
+    ]
+
+
 def render_site(
     site_root: Path,
     strict: bool = False,
     use_cache: bool = True,
     progress: Progress | None = None,
+    notes: bool = False,
 ) -> tuple[dict[str, bytes], Problems]:
     """Every output of the site, made now, as output path -> bytes. Raises SiteError on errors.
 
-    With `use_cache` off the cache beside the site is neither read nor written (sitegen check).
+    With `use_cache` off the cache beside the site is neither read nor written (sitegen check);
+    with `notes`, the problems hold notes too (render_outputs).
     """
-    rendered = render_outputs(site_root, strict, use_cache, progress)
+    rendered = render_outputs(site_root, strict, use_cache, progress, notes=notes)
     files = {rel: data for rel, data in rendered.files.items() if isinstance(data, bytes)}
     return files, rendered.problems

@@ -10,6 +10,7 @@ import re
 import stat
 import time
 from collections import defaultdict
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -443,6 +444,15 @@ class _Positions:
                 doc = read_document(self.root / run.path, run.path, Problems())
                 self.docs[(run.path, run.id)] = doc
         return self.docs.get((run.path, run.id), EMPTY)
+
+
+def config_places(root: Path, places: Iterable[tuple[Run, int]]) -> list[tuple[int | None, str]]:
+    """The line and field name of each (run, index of a config), for a message about it."""
+    docs = _Positions(root)
+    return [
+        (docs.of(run).line(("configs", i)), docs.of(run).field_name(("configs", i)))
+        for run, i in places
+    ]
 
 
 def _cross_checks(

@@ -17,7 +17,10 @@ class Model:
     hf_id: str | None = None
     vendor: str | None = None
     total_params_b: float | None = None
-    active_params_b: float | None = None
+    active_params_b: float | None = None  # the parameters one token uses (all, if dense)
+    experts: int | None = None  # mixture of experts: routed experts per MoE layer
+    experts_per_token: int | None = None  # routed experts each token uses
+    kv_bytes_per_token: float | None = None  # KV-cache bytes one token of context adds
 
 
 @dataclass(frozen=True)
@@ -198,6 +201,7 @@ class SiteConfig:
     frontier_method: str = "interpolate"
     description: str = ""
     license: str = ""  # of the published numbers: a URL, an SPDX identifier or a name
+    spread_days: int = 30  # runs this many days before a curve's latest count in its spread
     cards: tuple[str, ...] = ("pair", "model", "compare")  # page kinds with a link-preview card
 
 

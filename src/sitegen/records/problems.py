@@ -20,6 +20,7 @@ def plural(n: int, noun: str) -> str:
 
 ERROR = "error"
 WARNING = "warning"
+NOTE = "note"  # worth a look, never a failure, even with --strict (sitegen check lists them)
 MAX_SHOWN = 200  # characters of a bad value quoted in a message
 
 
@@ -94,7 +95,7 @@ class Problem:
             where = f"{file}:{self.line}" if self.line else file
         field = f"{shown(self.field)}: " if self.field else ""
         text = f"{where}: {field}{shown(self.message)}"
-        return text if self.severity == ERROR else f"{text} (warning)"
+        return text if self.severity == ERROR else f"{text} ({self.severity})"
 
 
 class Problems:
@@ -133,6 +134,10 @@ class Problems:
     def warnings(self) -> list[Problem]:
         return [p for p in self._index if p.severity == WARNING]
 
+    @property
+    def notes(self) -> list[Problem]:
+        return [p for p in self._index if p.severity == NOTE]
+
     def sorted(self) -> list[Problem]:
         return sorted(self._index, key=lambda p: (p.file, p.line or 0, p.field, p.message))
 
@@ -156,7 +161,7 @@ class SiteError(click.ClickException):
     def __init__(self, problems: Iterable[Problem], summary: str = "") -> None:
         self.problems = list(problems)
         n = sum(1 for p in self.problems if p.severity == ERROR)
-        w = len(self.problems) - n
+        w = sum(1 for p in self.problems if p.severity == WARNING)
         self.summary = summary or f"{plural(n, 'error')}, {plural(w, 'warning')}"
         # the command that failed, named while it runs (click shows the error after it ends)
         context = click.get_current_context(silent=True)

@@ -71,7 +71,7 @@ def _lookalikes(c: Checker, entries: dict) -> None:
 
 
 def _model(c: Checker, slug: str, m: dict, path: Path_) -> Model | None:
-    c.unknown_keys(m, path, ("name", "hf_id", "vendor", "total_params_b", "active_params_b"))
+    c.unknown_keys(m, path, ("name", "hf_id", "vendor") + MODEL_SHAPE)
     name = c.name(m, path, "name")
     entry = Model(
         slug=slug,
@@ -80,8 +80,44 @@ def _model(c: Checker, slug: str, m: dict, path: Path_) -> Model | None:
         vendor=c.string(m, path, "vendor", required=False),
         total_params_b=c.number(m, path, "total_params_b", required=False),
         active_params_b=c.number(m, path, "active_params_b", required=False),
+        experts=c.integer(m, path, "experts", required=False),
+        experts_per_token=c.integer(m, path, "experts_per_token", required=False),
+        kv_bytes_per_token=c.number(m, path, "kv_bytes_per_token", required=False),
     )
+    _model_shape(c, entry, path)
     return entry if name else None
+
+
+# what calc/limits.py reads of a model: its weights, their experts, its KV cache
+MODEL_SHAPE = (
+    "total_params_b",
+    "active_params_b",
+    "experts",
+    "experts_per_token",
+    "kv_bytes_per_token",
+)
+
+
+def _model_shape(c: Checker, m: Model, path: Path_) -> None:
+    """The shape's fields must describe one model: an expert count comes with the experts a
+    token uses (fewer), and a token uses no more parameters than the model has."""
+    if (m.experts is None) != (m.experts_per_token is None):
+        given, other = (
+            ("experts", "experts_per_token")
+            if m.experts is not None
+            else ("experts_per_token", "experts")
+        )
+        c.error(path + (other,), f"required where {given} is given (a mixture of experts)")
+    elif m.experts is not None and m.experts_per_token >= m.experts:
+        c.error(
+            path + ("experts_per_token",),
+            f"expected fewer than experts ({m.experts}), got {m.experts_per_token}",
+        )
+    if m.total_params_b and m.active_params_b and m.active_params_b > m.total_params_b:
+        c.error(
+            path + ("active_params_b",),
+            f"expected at most total_params_b ({m.total_params_b:g}), got {m.active_params_b:g}",
+        )
 
 
 def _gpu(c: Checker, slug: str, m: dict, path: Path_) -> Gpu | None:
@@ -171,7 +207,7 @@ def site_config(c: Checker, data: Any, known_workloads: dict, pricing: Pricing) 
         top,
         (),
         ("title", "description", "base_url", "default_workload", "targets", "headline", "frontier")
-        + ("license", "cards"),
+        + ("license", "cards", "spread_days"),
     )
     base_url = c.string(top, (), "base_url")
     if base_url and (why := base_url_problem(base_url)):
@@ -217,6 +253,7 @@ def site_config(c: Checker, data: Any, known_workloads: dict, pricing: Pricing) 
         headline_tier=tier or "",
         frontier_method=method or "interpolate",
         license=c.string(top, (), "license", required=False) or "",
+        spread_days=c.integer(top, (), "spread_days", required=False) or 30,
     )
 
 

@@ -103,6 +103,13 @@ def significant(value: float) -> str:
     return f"{value:,.{decimals}f}"
 
 
+def figure(value: float | None) -> str:
+    """A catalog's figure as given, without trailing zeros: 0.5, 8, 2,800, 70,272."""
+    if _missing(value):
+        return DASH
+    return f"{value:,.6g}"
+
+
 def joules(value: float | None) -> str:
     """Energy per token: 0.131 J, 2.07 J."""
     return DASH if _missing(value) else f"{significant(value)} J"
@@ -122,6 +129,34 @@ def percent(value: float | None) -> str:
     if _missing(value):
         return DASH
     return f"{value:+.0f} %" if abs(value) >= 1 else f"{value:+.1f} %"
+
+
+def utilisation(fraction: float | None) -> str:
+    """A share of a limit as a percentage: 62 %, 123 %, 0.4 % (no sign: it is not a change)."""
+    if _missing(fraction):
+        return DASH
+    value = fraction * 100
+    return f"{value:,.0f} %" if value >= 1 else f"{value:.1g} %"
+
+
+# why a config or a chart has no MBU or bandwidth limit (calc/limits.py), in words
+_MBU_MISSING = {
+    "spec_decoding": "speculative decoding",
+    "active_params_b": "no active_params_b in models.yaml",
+    "total_params_b": "no total_params_b in models.yaml",
+    "kv_bytes_per_token": "no kv_bytes_per_token in models.yaml",
+    "hbm_tb_s": "no hbm_tb_s in gpus.yaml",
+    "isl_osl": "no isl and osl for the workload in workloads.yaml",
+    "concurrency": "open loop, no concurrency",
+    "precision": "bytes per weight of this precision unknown",
+    "status": "failed config",
+    "headline": "no config reaches the headline target",
+}
+
+
+def mbu_missing(reason: str | None) -> str:
+    """Why a config has no MBU, in words."""
+    return _MBU_MISSING.get(reason or "", reason or DASH)
 
 
 def ratio(value: float | None) -> str:
@@ -174,6 +209,9 @@ FILTERS = {
     "power_source": power_source,
     "context_tokens": context_tokens,
     "percent": percent,
+    "utilisation": utilisation,
+    "figure": figure,
+    "mbu_missing": mbu_missing,
     "ratio": ratio,
     "engine_name": engine_name,
     "precision_name": precision_name,

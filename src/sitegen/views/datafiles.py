@@ -61,6 +61,8 @@ def rung_json(row: LadderRow) -> dict:
         "cost_per_million_input_tokens": row.cost_per_million_input_tokens,
         "cost_per_million_output_tokens": row.cost_per_million_output_tokens,
         "energy": energy_json(row.energy),
+        "reads": row.reads,
+        "spread": row.spread,
     }
 
 
@@ -75,6 +77,31 @@ def _headline_json(summary: WorkloadSummary, tier: str) -> dict:
         "cost_per_million_tokens": cost,
         "engine": head.engine,
         "precision": head.precision,
+    }
+
+
+def limit_json(summary: WorkloadSummary) -> dict:
+    """A pair workload's bandwidth limit (SITE.md), or null and why."""
+    limit = summary.limit
+    if limit is None:
+        return {"limit": None, "limit_missing": summary.limit_missing}
+    basis, shape = limit.basis, limit.basis.weights
+    return {
+        "limit": {
+            "gpus": limit.gpus,
+            "bandwidth_tb_s": basis.bandwidth_bytes_s / 1e12,
+            "bytes_per_weight": basis.bytes_per_weight,
+            "params": {
+                "active_b": shape.active_b,
+                "total_b": shape.total_b,
+                "experts": shape.experts or None,
+                "experts_per_token": shape.experts_per_token or None,
+            },
+            "kv_bytes_per_token": basis.kv_bytes_per_token,
+            "ctx": basis.ctx_tokens,
+            "max_interactivity": limit.max_interactivity,
+            "curve": [{"interactivity": x, "throughput_per_gpu": y} for x, y in limit.curve],
+        }
     }
 
 
@@ -99,6 +126,7 @@ def _workload_json(summary: WorkloadSummary, points: Sequence[list[dict]]) -> di
             }
             for c, curve_points in zip(summary.curves, points, strict=True)
         ],
+        **limit_json(summary),
     }
 
 
@@ -327,10 +355,16 @@ def _plain(value):
 
 # a config of runs/<id>/data.json: every field of a SweepConfig (null when absent), then the
 # figures derived from them
-_CONFIG_KEYS = (*(f.name for f in dataclasses.fields(SweepConfig)), "interactivity", "parallelism")
+_CONFIG_KEYS = (
+    *(f.name for f in dataclasses.fields(SweepConfig)),
+    "interactivity",
+    "parallelism",
+    "mbu",
+    "mbu_missing",
+)
 _LATENCIES = frozenset(spec.name for spec in CONFIG_SPEC if spec.kind == LATENCY)
 _STRINGS = frozenset(spec.name for spec in CONFIG_SPEC if spec.kind == STRING)
-_TEXTS = _STRINGS | {"status", "parallelism"}
+_TEXTS = _STRINGS | {"status", "parallelism", "mbu_missing"}
 _BOOLEANS = frozenset(spec.name for spec in CONFIG_SPEC if spec.kind == BOOLEAN)
 _WORDS = {None: "null", True: "true", False: "false"}
 # columns whose equal values are written alike (not floats: 0.0 == -0.0)
@@ -390,10 +424,10 @@ def _latency(columns: dict[str, list], name: str) -> Part:
     return "%s", [texts]
 
 
-def configs_text(values: ConfigValues) -> str:
+def configs_text(values: ConfigValues, mbu: Sequence[tuple] | None = None) -> str:
     """A sweep's configs as runs/<id>/data.json lists them: the JSON text to_json writes of
     them as a list of dicts (without its newline), written column by column into one
-    template of a config.
+    template of a config. `mbu`: each config's (MBU, why none), calc.limits.run_mbu.
 
     Column by column, not to_json of a dict per config: 97 ms of CPU instead of 218 to 221 ms
     for the 800 runs (25,600 configs) of the 100-pair bench site (best of 30 to 60, the
@@ -403,6 +437,9 @@ def configs_text(values: ConfigValues) -> str:
     dicts."""
     columns = {**values.columns, "interactivity": values.interactivity}
     columns["parallelism"] = values.parallelism
+    mbu = mbu or [(None, None)] * len(values)
+    columns["mbu"] = [value for value, _ in mbu]
+    columns["mbu_missing"] = [missing for _, missing in mbu]
     parts, holes = [], []
     for name in _CONFIG_KEYS:
         part, filling = (
@@ -432,11 +469,13 @@ def run_json(run: Run) -> dict:
     return data
 
 
-def run_data_json(run: Run, values: ConfigValues | None = None) -> str:
+def run_data_json(
+    run: Run, values: ConfigValues | None = None, mbu: Sequence[tuple] | None = None
+) -> str:
     """runs/<id>/data.json: run_json, and a sweep's configs as their last field. `values`: the
-    sweep's configs as values, where the caller has them."""
+    sweep's configs as values, where the caller has them; `mbu`: configs_text's."""
     text = to_json(run_json(run))
     if not isinstance(run, SweepRun):
         return text
-    configs = configs_text(ConfigValues.of(run.configs) if values is None else values)
+    configs = configs_text(ConfigValues.of(run.configs) if values is None else values, mbu)
     return f'{text[:-2]},"configs":{configs}}}\n'  # text ends with "}\n"

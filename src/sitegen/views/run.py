@@ -11,6 +11,7 @@ from typing import Any, NamedTuple
 
 from markupsafe import Markup
 
+from ..calc.limits import FAILED, run_mbu
 from ..charts import Chart, run_chart_data
 from ..charts.run_chart import Figures, config_figures
 from ..records import MatrixRun, Run, Site, SweepRun
@@ -379,6 +380,8 @@ class ConfigRow(NamedTuple):  # a tuple: a report makes one per config
     ttft: str
     tpot: str
     status: str
+    mbu: float | None  # memory-bandwidth utilisation, a fraction
+    mbu_missing: str | None  # why there is none (calc.limits)
 
 
 @dataclass(frozen=True)
@@ -387,6 +390,13 @@ class SweepReport:
     facts: str
     rows: tuple[ConfigRow, ...]
     figures: tuple[Figures, ...]  # each config's, in the run's order (config_figures)
+    mbu: tuple[tuple[float | None, str | None], ...]  # each config's, in the run's order
+
+    @property
+    def mbu_missing(self) -> str | None:
+        """Why no measured config has an MBU, where one reason holds for all of them."""
+        reasons = {missing for _, missing in self.mbu if missing != FAILED}
+        return reasons.pop() if len(reasons) == 1 and None not in reasons else None
 
 
 def sweep_report(run: SweepRun, site: Site, values: ConfigValues | None = None) -> SweepReport:
@@ -406,10 +416,12 @@ def sweep_report(run: SweepRun, site: Site, values: ConfigValues | None = None) 
         range(len(v)), key=lambda i: (status[i] != "ok", gpus[i], labels[i], concurrency[i])
     )
     figures = config_figures(v)
+    mbu = run_mbu(site, run, columns)
     rows = tuple(
-        ConfigRow(labels[i], gpus[i], concurrency[i], *figures[i], status[i]) for i in ordered
+        ConfigRow(labels[i], gpus[i], concurrency[i], *figures[i], status[i], *mbu[i])
+        for i in ordered
     )
-    return SweepReport(run, facts, rows, figures)
+    return SweepReport(run, facts, rows, figures, tuple(mbu))
 
 
 @dataclass(frozen=True)
@@ -459,5 +471,5 @@ def run_outputs(src: Sources, run: Run) -> tuple[Page, DataFile]:
         lastmod=run.date.isoformat(),
         charts=(chart,) if chart is not None else (),
     )
-    data_json = run_data_json(report.run, configs)
+    data_json = run_data_json(report.run, configs, report.mbu if configs is not None else None)
     return page, DataFile(run_route(run.id) + "data.json", data_json)
