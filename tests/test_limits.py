@@ -157,7 +157,8 @@ def test_each_rung_reads_the_frontier_point_at_or_above_its_target(flagship_file
                     for p in points
                     if not any(q[0] >= p[0] and q[1] >= p[1] and q[:2] != p[:2] for q in points)
                 ]
-                x, y, run_id, c = min((p for p in frontier if p[0] >= row["target"]), key=lambda p: p[0])
+                at_or_above = (p for p in frontier if p[0] >= row["target"])
+                x, y, _, c = min(at_or_above, key=lambda p: p[0])
                 read = row["reads"]
                 assert (read["interactivity"], read["throughput_per_gpu"]) == (x, y)
                 assert (read["concurrency"], read["gpus"]) == (c["concurrency"], c["gpus"])
@@ -223,7 +224,8 @@ def test_the_b200_limit_curve_is_the_bandwidth_bound_for_the_headlines_gpus(flag
     )
     n = c.get("decode_gpus") or c["gpus"]
     assert limit["gpus"] == n
-    model, gpu, lengths = raw["models"]["deepseek-r1"], raw["gpus"]["b200"], raw["workloads"]["1k1k"]
+    model, gpu = raw["models"]["deepseek-r1"], raw["gpus"]["b200"]
+    lengths = raw["workloads"]["1k1k"]
     s, e, experts, k = _shape(model)
     bpw = BYTES_PER_WEIGHT[head["precision"]]
     ctx = lengths["isl"] + lengths["osl"] / 2
@@ -236,7 +238,8 @@ def test_the_b200_limit_curve_is_the_bandwidth_bound_for_the_headlines_gpus(flag
 
     assert limit["max_interactivity"] == pytest.approx(n * bandwidth / step(1), rel=1e-12)
     assert (limit["ctx"], limit["kv_bytes_per_token"], limit["bytes_per_weight"]) == (ctx, kv, bpw)
-    assert limit["params"] == {"active_b": 37, "total_b": 671, "experts": 256, "experts_per_token": 8}
+    shape = {"active_b": 37, "total_b": 671, "experts": 256, "experts_per_token": 8}
+    assert limit["params"] == shape
     curve = limit["curve"]
     assert len(curve) >= 20
     assert curve[-1]["interactivity"] == pytest.approx(limit["max_interactivity"], rel=1e-12)
@@ -306,5 +309,5 @@ def test_a_shape_that_describes_no_model_is_an_error_naming_its_field(make_site,
     root = _site(make_site, {"m1": {"name": "M1", **shape}})
     result = CliRunner().invoke(main, ["build", "--site", str(root)])
     assert result.exit_code == 1
-    assert f"data/models.yaml:" in result.stderr and f"m1.{field}" in result.stderr
+    assert "data/models.yaml:" in result.stderr and f"m1.{field}" in result.stderr
     assert not (root / "public").exists()
