@@ -242,15 +242,19 @@ def most_users(basis: Basis, gpus: int, interactivity: float) -> float | None:
 
 def limit(basis: Basis, gpus: int, slowest: float) -> Limit:
     """The limit for `gpus` GPUs from `slowest` tokens/s per user (a chart's left edge) up to
-    the fastest a user can be, at LIMIT_POINTS speeds spaced evenly on a log scale."""
+    the fastest a user can be, at LIMIT_POINTS concurrencies spaced evenly on a log scale from
+    the most users at the slowest speed down to one user.
+
+    Each point is a concurrency C and the speed u at which C users' decode step just fits the
+    bandwidth, u = N x BW / (W(C) + C x ctx x kv): the step's bytes grow with C, so C is the
+    largest concurrency that fits at u, as DATA.md defines the limit, with one bisection per
+    curve instead of one per point."""
     fastest = max_interactivity(basis, gpus)
-    start = min(slowest, fastest)
-    ratio = fastest / start
-    speeds = [start * ratio ** (i / (LIMIT_POINTS - 1)) for i in range(LIMIT_POINTS)]
+    most = most_users(basis, gpus, min(slowest, fastest)) or 1.0
+    budget = gpus * basis.bandwidth_bytes_s  # bytes a second the GPUs can read
     curve = []
-    for u in speeds:
-        users = most_users(basis, gpus, u)
-        if users is None:  # the last speed, rounded past the fastest
-            users = 1.0
-        curve.append((u, users * u / gpus * basis.total_per_output))
+    for i in range(LIMIT_POINTS):
+        users = most ** (1.0 - i / (LIMIT_POINTS - 1))
+        speed = budget / basis.step_bytes(users)
+        curve.append((speed, users * speed / gpus * basis.total_per_output))
     return Limit(gpus, basis, fastest, tuple(curve))

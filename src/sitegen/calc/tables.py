@@ -258,6 +258,14 @@ class _Configs:
             map(frontier.Point, xs[points.start : points.stop], ys[points.start : points.stop])
         )
 
+    def first_at(self, span: range, point: frontier.Point) -> int:
+        """The position of the first config of `span` at `point` (a point of its frontier)."""
+        columns = self._columns
+        xs = columns["interactivity"][span.start : span.stop]
+        ys = columns["throughput_per_gpu"][span.start : span.stop]
+        same = (xs == point.interactivity) & (ys == point.throughput_per_gpu)
+        return span.start + int(np.flatnonzero(same)[0])
+
     def frontier_power(self, front: Frontier, span: range) -> tuple:
         """The measured power per GPU of each frontier point (the first config at that point)."""
         on = self._measured
@@ -538,35 +546,25 @@ def _reads(
     and its row in the config table."""
     xs = [p.interactivity for p in front]
     at = [bisect.bisect_left(xs, target) for target in targets]
-    first: dict[tuple[float, float], int] = {}
-    for i, x, y in zip(
-        span,
-        configs.values("interactivity", span),
-        configs.values("throughput_per_gpu", span),
-        strict=True,
+    wanted = sorted({j for j in at if j < len(front)})
+    positions = [configs.first_at(span, front[j]) for j in wanted]
+    rows = [configs.value("table_rows", position) for position in positions]
+    found: dict[int, tuple[dict, int]] = {}
+    for j, position, row, (mbu, missing) in zip(
+        wanted, positions, rows, mbu_of(configs.table, rows, engine, basis), strict=True
     ):
-        first.setdefault((x, y), i)
-    reads: list[tuple[dict, int] | None] = []
-    for j in at:
-        if j == len(front):
-            reads.append(None)
-            continue
-        point = front[j]
-        position = first[(point.interactivity, point.throughput_per_gpu)]
-        row = configs.value("table_rows", position)
-        mbu, missing = mbu_of(configs.table, [row], engine, basis)[0]
         read = {
             "run": configs.run_id(position),
             "concurrency": configs.value("concurrency", position),
             "gpus": configs.value("gpus", position),
-            "interactivity": point.interactivity,
-            "throughput_per_gpu": point.throughput_per_gpu,
+            "interactivity": front[j].interactivity,
+            "throughput_per_gpu": front[j].throughput_per_gpu,
             "mbu": mbu,
         }
         if missing is not None:
             read["mbu_missing"] = missing
-        reads.append((read, row))
-    return reads
+        found[j] = (read, row)
+    return [found.get(j) for j in at]
 
 
 def _spreads(
