@@ -288,3 +288,18 @@ def test_an_edited_run_makes_its_gpu_pair_pages_and_embed_again(tmp_path):
     shutil.rmtree(fresh, ignore_errors=True)
     build(root, fresh, use_cache=False)
     assert after == _tree(fresh)
+
+
+def test_a_headline_target_off_the_ladder_is_read_all_the_same(tmp_path):
+    """The verdicts read each side's headline row, which exists whether or not the headline
+    interactivity is one of the ladder's targets."""
+    root = write_site(tmp_path / "site")
+    off = {**SITE_CONFIG, "headline": {"interactivity": 25, "tier": TIER}}
+    (root / "sitegen.yaml").write_text(yaml.safe_dump(off), encoding="utf-8")
+    files, _ = render_site(root)
+    (row, _) = json.loads(files["compare/g1-vs-g2/data.json"])["models"]
+    heads = [json.loads(files[f"models/m1/{g}/data.json"])["headline"] for g in ("g1", "g2")]
+    assert row["interactivity"] == 25 == heads[0]["interactivity"]
+    x, y = (h["throughput_per_gpu"] for h in heads)
+    assert row["throughput_ratio"] == x / y
+    assert "At 25 tok/s per user" in files["compare/g1-vs-g2/m1/index.html"].decode()
