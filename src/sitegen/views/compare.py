@@ -9,6 +9,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from ..calc.briefs import Brief
 from ..calc.standings import Pairing, pairing, pairings
 from ..calc.tables import WorkloadSummary
 from ..charts import Chart, envelope_chart_data, envelope_series
@@ -178,9 +179,11 @@ def verdict_workload(src: Sources, a: Iterable[str], b: Iterable[str]) -> str | 
     return both[0] if both else None
 
 
-def headline_pairing(src: Sources, a: WorkloadSummary, b: WorkloadSummary) -> Pairing:
-    """Two GPUs' summaries of one workload at the headline target, as the verdict reads
-    them: each side's headline row, a / b of throughput and of cost at every tier."""
+def headline_pairing(
+    src: Sources, a: WorkloadSummary | Brief, b: WorkloadSummary | Brief
+) -> Pairing:
+    """Two GPUs' summaries (or briefs) of one workload at the headline target, as the verdict
+    reads them: each side's headline row, a / b of throughput and of cost at every tier."""
     target = src.site.config.headline_interactivity
     return pairing(target, a.headline, b.headline, src.site.pricing.slugs)
 

@@ -35,11 +35,13 @@ class _Row:
 
 
 def _rows(src: Sources, a: str, b: str) -> list[_Row]:
-    """Each model both GPUs serve, by slug, read as its comparison's verdict reads it."""
-    rows = []
+    """Each model both GPUs serve, by slug, read as its comparison's verdict reads it (from
+    the briefs, which hold each workload's headline: a page of every model summarises none
+    whose runs did not change)."""
+    rows, briefs = [], src.briefs  # a list of every pair's headlines reads briefs
     for model in src.gpu_pairs[(a, b)]:
-        side_a = {s.workload: s for s in src.summaries(model, a)}
-        side_b = {s.workload: s for s in src.summaries(model, b)}
+        side_a = {s.workload: s for s in briefs.get((model, a), ())}
+        side_b = {s.workload: s for s in briefs.get((model, b), ())}
         workload = verdict_workload(src, side_a, side_b)
         at = headline_pairing(src, side_a[workload], side_b[workload]) if workload else None
         rows.append(_Row(model, workload, at, compare_route(a, b, model)))
