@@ -113,7 +113,7 @@ class QuietHandler(SimpleHTTPRequestHandler):
 
 def test_follow_a_comparison_from_a_gpu_page(served, tab):
     tab.goto(served + "gpus/g3/")
-    tab.get_by_role("link", name="GPU Three vs GPU One").click()
+    tab.get_by_role("link", name="GPU Three vs GPU One", exact=True).click()
     tab.wait_for_load_state()
     assert tab.url == served + "compare/g1-vs-g3/m1/"
     assert tab.locator("h1").inner_text() == "Model One: GPU One vs GPU Three"

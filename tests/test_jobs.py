@@ -53,6 +53,8 @@ def test_an_edited_run_makes_only_the_jobs_that_show_it(make_site, tmp_path):
         "model m1",
         "gpu g2",
         "compare m1 g1 g2",
+        "gpu-pair g1 g2",
+        "embed m1 g2",
         "run runs/lab-b/",
         # its cards (views/share.py), the feeds that list it (its count of configs changed)
         # and llms.txt's table

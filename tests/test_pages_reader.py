@@ -95,6 +95,9 @@ def test_every_page_has_one_h1_and_no_skipped_levels(pages):
 def test_every_page_can_be_shared_with_title_description_and_address(pages):
     for name, html in pages.items():
         meta = outline(html).meta
+        if name.startswith("embed/"):  # shared as its pair page: tests/test_gpu_pairs_and_embeds
+            assert meta.get("robots") == "noindex"
+            continue
         assert meta.get("og:title") and meta.get("twitter:title"), name
         # pages with a link-preview card (docs/pages.md) say so; the others are small cards
         card = "summary_large_image" if meta.get("og:image") else "summary"

@@ -148,6 +148,21 @@ class Pairing:
         )
 
 
+def pairing(
+    target: float, a: LadderRow | None, b: LadderRow | None, tiers: Sequence[str]
+) -> Pairing:
+    """Two GPUs' rows at one target, with a / b of throughput and of cost at every tier."""
+    cost_a = (a and a.cost_per_million_tokens) or {}
+    cost_b = (b and b.cost_per_million_tokens) or {}
+    return Pairing(
+        target,
+        a,
+        b,
+        ratio(a and a.throughput_per_gpu, b and b.throughput_per_gpu),
+        {t: ratio(cost_a.get(t), cost_b.get(t)) for t in tiers},
+    )
+
+
 def pairings(
     a: WorkloadSummary | None,
     b: WorkloadSummary | None,
@@ -155,22 +170,25 @@ def pairings(
     tiers: Sequence[str],
 ) -> tuple[Pairing, ...]:
     """Both GPUs at every target of one workload, with a / b of throughput and of cost."""
-    out = []
-    for target in sorted(targets):
-        ra = _row_at(a, target) if a else None
-        rb = _row_at(b, target) if b else None
-        cost_a = (ra and ra.cost_per_million_tokens) or {}
-        cost_b = (rb and rb.cost_per_million_tokens) or {}
-        out.append(
-            Pairing(
-                target,
-                ra,
-                rb,
-                ratio(ra and ra.throughput_per_gpu, rb and rb.throughput_per_gpu),
-                {t: ratio(cost_a.get(t), cost_b.get(t)) for t in tiers},
-            )
+    return tuple(
+        pairing(
+            target,
+            _row_at(a, target) if a else None,
+            _row_at(b, target) if b else None,
+            tiers,
         )
-    return tuple(out)
+        for target in sorted(targets)
+    )
 
 
-__all__ = ["Field", "Pairing", "Rung", "envelope_of", "field", "pairings", "rank", "ratio"]
+__all__ = [
+    "Field",
+    "Pairing",
+    "Rung",
+    "envelope_of",
+    "field",
+    "pairing",
+    "pairings",
+    "rank",
+    "ratio",
+]

@@ -65,19 +65,21 @@ class _Origins:
     def gpu(self, slug: str, what: str = "") -> Origin:
         return self._slug("data/gpus.yaml", slug, what or f"the page of GPU {slug}")
 
-    def compare(self, pair: str, model: str) -> Origin:
+    def compare(self, pair: str, model: str | None) -> Origin:
         """A comparison folder <a>-vs-<b> names a GPU whose slug holds "-vs-", where one does
-        (two comparisons can then share the folder), else its first GPU."""
+        (two comparisons can then share the folder), else its first GPU. `model`: the
+        comparison's, None for the page of the two GPUs across every model."""
         splits = [
             (a, pair[len(a) + len(VS) :])
             for a in sorted(self.site.gpus)
             if pair.startswith(a + VS) and pair[len(a) + len(VS) :] in self.site.gpus
         ]
+        of = f" for {model}" if model is not None else ""
         if not splits:
-            return self.gpu(pair, f"the comparison {pair} for {model}")
+            return self.gpu(pair, f"the comparison {pair}{of}")
         what = " and of ".join(f"{a} with {b}" for a, b in splits)
         blamed = next((g for split in splits for g in split if VS in g), splits[0][0])
-        return self.gpu(blamed, f"the comparison of {what} for {model}")
+        return self.gpu(blamed, f"the comparison of {what}{of}")
 
     def of(self, path: str, part: int | None = None) -> Origin:
         """The data behind `path`; with `part`, the data behind that part of it (a model's
@@ -86,12 +88,15 @@ class _Origins:
         head, rest = parts[0], parts[1:]
         if rest == ["index.html"] and head in self.content.pages:
             return Origin(f"content/{head}.md", None, "", f"the page content/{head}.md")
-        if head == "models" and len(rest) >= 3 and part != 1:
-            return self.gpu(rest[1], f"the page of {rest[0]} on GPU {rest[1]}")
-        if head == "models" and rest:
+        if head in ("models", "embed") and len(rest) >= 3 and part != 1:
+            page = "page" if head == "models" else "embed"
+            return self.gpu(rest[1], f"the {page} of {rest[0]} on GPU {rest[1]}")
+        if head in ("models", "embed") and rest:
             return self.model(rest[0])
         if head == "gpus" and rest:
             return self.gpu(rest[0])
+        if head == "compare" and len(rest) == 2:  # the two GPUs across every model
+            return self.compare(rest[0], None)
         if head == "compare" and len(rest) >= 2 and part == 2:
             return self.model(rest[1])
         if head == "compare" and len(rest) >= 2:

@@ -19,6 +19,8 @@ from ..render.content import Content
 from .catalog import gpu_page
 from .compare import compare_outputs_of, compared
 from .copy_pages import content_page, not_found_page
+from .embed import embed_page
+from .gpupair import gpu_pair_outputs
 from .keys import Keys
 from .llms import table_rows
 from .model import model_outputs
@@ -121,6 +123,32 @@ def plan_jobs(src: Sources, keys: Keys, kept: Callable[[str], Job | None] = none
                 ),
             )
         )
+    for (a, b), shared in src.gpu_pairs.items():
+        name = f"gpu-pair {a} {b}"
+        jobs.append(
+            kept(name)
+            or Job(
+                name,
+                keys.of(
+                    "gpu-pair",
+                    "gpu_pair.html",
+                    [(m, keys.pair(m, a), keys.pair(m, b)) for m in shared],
+                ),
+                lambda src, a=a, b=b: _one(
+                    *gpu_pair_outputs(src, a, b), lambda p: Share(src).gpu_pair(p, a, b)
+                ),
+            )
+        )
+    for model, gpu in src.pair_keys:
+        name = f"embed {model} {gpu}"
+        jobs.append(
+            kept(name)
+            or Job(
+                name,
+                keys.of("embed", "embed.html", keys.pair(model, gpu)),
+                lambda src, m=model, g=gpu: (_some(embed_page(src, m, g)), []),
+            )
+        )
     for name, copy in sorted(content.pages.items()):
         key = keys.of("content", "content.html", keys.copy(copy))
         jobs.append(
@@ -149,6 +177,10 @@ def plan_jobs(src: Sources, keys: Keys, kept: Callable[[str], Job | None] = none
 def _run(src: Sources, run_id: str) -> Made:
     run = src.run(run_id)
     return _one(*run_outputs(src, run), lambda p: Share(src).run(p, run.model, run.gpu))
+
+
+def _some(page: Page | None) -> list[Page]:
+    return [] if page is None else [page]
 
 
 def _one(

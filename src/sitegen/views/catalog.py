@@ -9,7 +9,7 @@ from markupsafe import Markup
 
 from .datafiles import pair_route
 from .page import Page, Quote, View
-from .sources import Sources, compare_route
+from .sources import Sources, compare_route, gpu_pair_route
 
 
 @dataclass(frozen=True)
@@ -20,6 +20,7 @@ class GpuView(View):
     prices: Any
     quote: Quote
     compare: list[dict]  # per model on it: model, links [(other GPU, comparison route)]
+    gpu_pairs: list[tuple[Any, str]]  # each GPU it shares a model with: (GPU, their page's route)
 
 
 def best_first(src: Sources, keys: list[tuple[str, str]]) -> list[dict]:
@@ -68,6 +69,11 @@ def gpu_page(src: Sources, gpu: str) -> Page:
             }
             for model in src.models
             if gpu in src.gpus_of(model) and len(src.gpus_of(model)) > 1
+        ],
+        gpu_pairs=[
+            (src.site.gpus[b if a == gpu else a], gpu_pair_route(a, b))
+            for a, b in src.gpu_pairs
+            if gpu in (a, b)
         ],
     )
     return Page(f"gpus/{gpu}/", "gpu.html", f"Every model on {g.name}", view)

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from ..calc.standings import Pairing, pairings
+from ..calc.briefs import Brief
+from ..calc.standings import Pairing, pairing, pairings
 from ..calc.tables import WorkloadSummary
 from ..charts import Chart, envelope_chart_data, envelope_series
 from ..records.credits import Credit, credits_for
@@ -17,7 +18,7 @@ from ..render import display
 from .datafiles import compare_json, pair_route, to_json
 from .page import DataFile, Page, Quote, View
 from .phrases import Phrase, plain, stressed
-from .sources import Sources, compare_route
+from .sources import Sources, compare_route, gpu_pair_route
 
 
 @dataclass(frozen=True)
@@ -29,6 +30,7 @@ class CompareView(View):
     quote: Quote
     description: str
     credits: list[Credit]  # who measured the runs behind it
+    gpu_pair: str  # the route of the page of both GPUs across every model
 
 
 def compared(src: Sources) -> Iterator[tuple[str, str, str]]:
@@ -71,6 +73,7 @@ def compare_outputs_of(src: Sources, model: str, a: str, b: str) -> tuple[Page, 
         quote=src.quote,
         description=description(src, model, sides, said),
         credits=credits_for(r.source for g in (a, b) for r in src.runs_of.get((model, g), [])),
+        gpu_pair=gpu_pair_route(a, b),
     )
     title = f"{m.name}: {site.gpus[a].name} vs {site.gpus[b].name}"
     route = compare_route(a, b, model)
@@ -168,11 +171,27 @@ def notes(
     return out
 
 
-def _pick(workloads: list[dict]) -> dict | None:
-    """The workload the verdict reads: the default if both GPUs ran it, else the first they
-    both ran."""
-    both = [w for w in workloads if None not in w["summaries"]]
+def verdict_workload(src: Sources, a: Iterable[str], b: Iterable[str]) -> str | None:
+    """The workload a comparison's verdict reads, of the workloads each GPU ran: the default
+    if both ran it, else the first (by slug) they both ran; None where they share none."""
+    default = src.site.config.default_workload
+    both = sorted(set(a) & set(b), key=lambda w: (w != default, w))
     return both[0] if both else None
+
+
+def headline_pairing(
+    src: Sources, a: WorkloadSummary | Brief, b: WorkloadSummary | Brief
+) -> Pairing:
+    """Two GPUs' summaries (or briefs) of one workload at the headline target, as the verdict
+    reads them: each side's headline row, a / b of throughput and of cost at every tier."""
+    target = src.site.config.headline_interactivity
+    return pairing(target, a.headline, b.headline, src.site.pricing.slugs)
+
+
+def _pick(src: Sources, sides: list[dict], workloads: list[dict]) -> dict | None:
+    """The workload the verdict reads (verdict_workload), as the page shows it."""
+    name = verdict_workload(src, sides[0]["summaries"], sides[1]["summaries"])
+    return next((w for w in workloads if w["workload"].slug == name), None)
 
 
 def _sentence(src: Sources, sides: list[dict], p: Pairing, where: str) -> list[Phrase]:
@@ -234,7 +253,7 @@ def verdict(src: Sources, sides: list[dict], workloads: list[dict]) -> list[Phra
     """The answer at the headline target on the default workload, and what to read if it
     cannot be given there."""
     a, b = _names(sides)
-    w = _pick(workloads)
+    w = _pick(src, sides, workloads)
     if w is None:
         ran = [
             f"{s['gpu'].name} on {display.human_list(sorted(s['summaries']))}"
@@ -250,7 +269,7 @@ def verdict(src: Sources, sides: list[dict], workloads: list[dict]) -> list[Phra
         ]
     name = w["workload"].name
     target = src.site.config.headline_interactivity
-    at = next(p for p in w["rungs"] if p.target == target)
+    at = headline_pairing(src, *w["summaries"])
     after = Phrase(" " + spread(sides, w["rungs"]))
     if at.throughput_ratio is not None:
         where = f"At {display.rate(target)} tok/s per user on {name}"
@@ -287,4 +306,10 @@ def description(src: Sources, model: str, sides: list[dict], said: list[Phrase])
     return f"{text} {plain(said)}"
 
 
-__all__ = ["CompareView", "compare_outputs_of", "compared"]
+__all__ = [
+    "CompareView",
+    "compare_outputs_of",
+    "compared",
+    "headline_pairing",
+    "verdict_workload",
+]

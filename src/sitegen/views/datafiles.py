@@ -235,6 +235,48 @@ def compare_json(
     }
 
 
+def _headline_side(row: LadderRow | None, tier: str) -> dict | None:
+    """A GPU's headline row as a GPU pair's data lists it: its cost at the headline tier."""
+    if row is None:
+        return None
+    return {
+        "throughput_per_gpu": row.throughput_per_gpu,
+        "engine": row.engine,
+        "precision": row.precision,
+        "cost_per_million_tokens": (row.cost_per_million_tokens or {}).get(tier),
+    }
+
+
+def gpu_pair_json(
+    a: str,
+    b: str,
+    tier: str,
+    interactivity: float,
+    models: list[tuple[str, str | None, Pairing | None, str]],
+) -> dict:
+    """Two GPUs across every model both serve: per model (model, the workload its verdict
+    reads, the pairing there at the headline target, its comparison's route) both sides and
+    a / b, at the headline tier."""
+    return {
+        "a": a,
+        "b": b,
+        "models": [
+            {
+                "model": model,
+                "workload": workload,
+                "interactivity": interactivity,
+                "tier": tier,
+                "a": _headline_side(p.a if p else None, tier),
+                "b": _headline_side(p.b if p else None, tier),
+                "throughput_ratio": p.throughput_ratio if p else None,
+                "cost_ratio": p.cost_ratio.get(tier) if p else None,
+                "url": route,
+            }
+            for model, workload, p, route in models
+        ],
+    }
+
+
 def leaderboard_row(s: Brief) -> dict:
     """A brief's row of leaderboard.json."""
     return {

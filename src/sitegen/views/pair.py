@@ -42,6 +42,7 @@ class PairView(View):
     compare: list[tuple[Any, str]]  # the comparisons with the model's other GPUs: (GPU, route)
     description: str
     badge: dict | None = None  # the README badge: path, markdown (views/share.py)
+    embed: str | None = None  # the absolute address of its embed, where it has one (share.py)
 
 
 def placeholders(src: Sources, model: str, gpu: str, summary: WorkloadSummary | None) -> dict:

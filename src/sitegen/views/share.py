@@ -23,7 +23,7 @@ from .keys import Keys
 from .llms import LLMS, llms_txt
 from .page import DataFile, Page
 from .social import compare_card, image_path, model_card, pair_card
-from .sources import Sources, compare_route
+from .sources import Sources, compare_route, embed_route, gpu_pair_route
 
 JSON, CSV = "application/json", "text/csv"
 
@@ -103,9 +103,10 @@ class Share:
             [(model, gpu)],
         )
         trail = [self._model(model), (self.src.site.gpus[gpu].name, route)]
-        page = dataclasses.replace(
-            page, view=dataclasses.replace(page.view, badge=self.badge(model, gpu))
-        )
+        # an embed where the pair has a sweep to chart (views/embed.py)
+        embed = self.base + embed_route(model, gpu) if self.src.summaries(model, gpu) else None
+        view = dataclasses.replace(page.view, badge=self.badge(model, gpu), embed=embed)
+        page = dataclasses.replace(page, view=view)
         return self._with(page, trail, data, image=self._carded("pair"))
 
     def model(self, page: Page, model: str) -> Page:
@@ -118,10 +119,16 @@ class Share:
     def gpu(self, page: Page, gpu: str) -> Page:
         return self._with(page, [(self.src.site.gpus[gpu].name, f"gpus/{gpu}/")], image=False)
 
-    def compare(self, page: Page, model: str, a: str, b: str) -> Page:
+    def _gpu_pair(self, a: str, b: str) -> tuple[str, str]:
         gpus = self.src.site.gpus
-        trail = [self._model(model), (f"{gpus[a].name} vs {gpus[b].name}", page.route)]
+        return f"{gpus[a].name} vs {gpus[b].name}", gpu_pair_route(a, b)
+
+    def compare(self, page: Page, model: str, a: str, b: str) -> Page:
+        trail = [self._gpu_pair(a, b), (self.src.site.models[model].name, page.route)]
         return self._with(page, trail, image=self._carded("compare"))
+
+    def gpu_pair(self, page: Page, a: str, b: str) -> Page:
+        return self._with(page, [self._gpu_pair(a, b)], image=False)
 
     def run(self, page: Page, model: str, gpu: str) -> Page:
         site = self.src.site

@@ -20,9 +20,19 @@ from .page import Quote
 T = TypeVar("T")
 
 
-def compare_route(gpu_a: str, gpu_b: str, model: str) -> str:
+def gpu_pair_route(gpu_a: str, gpu_b: str) -> str:
+    """Where two GPUs are compared across every model both serve (slugs in order)."""
     a, b = sorted((gpu_a, gpu_b))
-    return f"compare/{a}-vs-{b}/{model}/"
+    return f"compare/{a}-vs-{b}/"
+
+
+def compare_route(gpu_a: str, gpu_b: str, model: str) -> str:
+    return f"{gpu_pair_route(gpu_a, gpu_b)}{model}/"
+
+
+def embed_route(model: str, gpu: str) -> str:
+    """Where a model x GPU's chart and ladder are for an <iframe>."""
+    return f"embed/{model}/{gpu}/"
 
 
 class Sources:
@@ -168,3 +178,15 @@ class Sources:
     @functools.cached_property
     def gpus(self) -> list[str]:
         return sorted({g for _, g in self.pair_keys})
+
+    @functools.cached_property
+    def gpu_pairs(self) -> dict[tuple[str, str], list[str]]:
+        """(GPU a, GPU b), a < b -> the models with runs on both, sorted: every two GPUs that
+        have a comparison page, in order."""
+        out: dict[tuple[str, str], list[str]] = {}
+        for model in self.models:
+            gpus = self.gpus_of(model)
+            for i, a in enumerate(gpus):
+                for b in gpus[i + 1 :]:
+                    out.setdefault((a, b), []).append(model)
+        return dict(sorted(out.items()))
