@@ -119,7 +119,9 @@
       tools.appendChild(b);
       tools.appendChild(document.createTextNode(" "));
     });
-    svg.parentNode.insertBefore(tools, svg.nextSibling);
+    var caption = figure.querySelector("figcaption");  // first in the legend, in its type
+    if (caption) caption.insertBefore(tools, caption.firstChild);
+    else svg.parentNode.insertBefore(tools, svg.nextSibling);
   }
 
   // one tip a chart, over every point: the point's title lines in a box beside it, inside the
