@@ -1,7 +1,7 @@
 """The charts in Chromium: a reader switches a series off and on, follows a comparison from a
 GPU page, and reads date labels that do not overlap; without JavaScript every series shows,
 and hovering or focusing a point of a pair's charts (frontier, history) or a comparison's shows
-its own tip."""
+its own tip, drawn by assets/charts.js."""
 
 from __future__ import annotations
 
@@ -144,36 +144,26 @@ def test_date_labels_do_not_overlap_as_drawn(public, tab):
         assert right + 4 <= left, (a, b)
 
 
-def _shown_tips(tips) -> list[int]:
-    return [i for i in range(tips.count()) if tips.nth(i).is_visible()]
-
-
 @pytest.mark.parametrize(
     ("page_path", "chart_class"),
     [(PAIR, "frontier-chart"), (PAIR, "history-chart"), (COMPARE, "envelope-chart")],
 )
-def test_a_point_shows_its_own_tip_on_hover_and_focus_without_javascript(
-    public, browser, page_path, chart_class
-):
-    """One rule set shows the tip right after the hovered or focused point: its numbers are
-    the point's own, and no other tip shows."""
-    context = browser.new_context(
-        java_script_enabled=False, viewport={"width": 1200, "height": 900}
-    )
-    page = context.new_page()
-    page.goto((public / page_path).as_uri())
-    chart = page.locator(f"svg.{chart_class}").first
+def test_a_point_shows_its_own_tip_on_hover_and_focus(public, tab, page_path, chart_class):
+    """assets/charts.js draws one tip a chart, the hovered or focused point's title lines: its
+    numbers are the point's own. The page carries no tip markup a point."""
+    tab.goto((public / page_path).as_uri())
+    chart = tab.locator(f"svg.{chart_class}").first
     chart.scroll_into_view_if_needed()
-    points, tips = chart.locator(".pt"), chart.locator(".tip")
-    assert points.count() == tips.count() >= 3
-    assert _shown_tips(tips) == []
+    points, tip = chart.locator(".pt"), chart.locator(".tip")
+    assert points.count() >= 3 and tip.count() == 0
     checked = 0
     for i in range(points.count()):
         point = points.nth(i)
         point.hover(force=True)  # a later point's hit area may lie over this one's edge
-        if _shown_tips(tips) != [i]:
+        assert tip.count() == 1 and tip.is_visible()
+        said = "; ".join(tip.locator("tspan").all_text_contents())
+        if said != point.locator("title").text_content():
             continue  # covered by a later point: its tip shows, as it should
-        said = "; ".join(tips.nth(i).locator("tspan").all_text_contents())
         throughput = tokens(float(point.get_attribute("data-throughput-per-gpu")))
         if chart_class == "history-chart":  # a run date's value at the target
             date = point.get_attribute("data-date")
@@ -183,13 +173,16 @@ def test_a_point_shows_its_own_tip_on_hover_and_focus_without_javascript(
             assert throughput + " tok/s/GPU" in said
         if chart_class == "frontier-chart":
             assert f"concurrency {point.get_attribute('data-concurrency')}" in said
-        assert said == point.locator("title").text_content()
         checked += 1
     assert checked >= points.count() // 2
-    page.mouse.move(0, 0)
-    assert _shown_tips(tips) == []
+    tab.mouse.move(0, 0)
+    assert not tip.is_visible()
     points.nth(0).focus()
-    assert _shown_tips(tips) == [0]
-    page.keyboard.press("Tab")  # to the next point, by keyboard
-    assert _shown_tips(tips) == [1]
-    context.close()
+    titles = [points.nth(k).locator("title").text_content() for k in (0, 1)]
+    assert tip.is_visible() and "; ".join(tip.locator("tspan").all_text_contents()) == titles[0]
+    tab.keyboard.press("Tab")  # to the next point, by keyboard
+    assert "; ".join(tip.locator("tspan").all_text_contents()) == titles[1]
+    # the tip stays inside the chart
+    box, tip_box = chart.bounding_box(), tip.bounding_box()
+    assert box["x"] <= tip_box["x"] and tip_box["x"] + tip_box["width"] <= box["x"] + box["width"]
+    assert box["y"] <= tip_box["y"] and tip_box["y"] + tip_box["height"] <= box["y"] + box["height"]

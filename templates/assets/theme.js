@@ -1,9 +1,12 @@
 // Dark mode: follows the system until the reader picks a mode with the header's button; the
 // pick is remembered (localStorage) and applied before the page paints (this script is not
 // deferred). Without JavaScript the system's mode applies and the button stays hidden.
+// It also marks the root "js" before the first paint: the controls that scripts switch on
+// (this button, the overview's) take their place from the start, and nothing moves later.
 (function () {
   var KEY = "sitegen-theme";
   var root = document.documentElement;
+  root.classList.add("js");
   var stored = null;
   try { stored = localStorage.getItem(KEY); } catch (e) { /* storage blocked: follow the system */ }
   if (stored === "dark" || stored === "light") root.setAttribute("data-theme", stored);

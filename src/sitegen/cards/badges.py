@@ -29,6 +29,13 @@ def _width(text: str) -> int:
     return round(glyphs.face("regular").width(text, SIZE)) + 2 * PAD
 
 
+def badge_size(label: str, value: str) -> tuple[int, int]:
+    """The width and height in pixels of the badge reading `label | value` (badge_svg's): what
+    the page's <img> reserves for it."""
+    label, value = glyphs.printable(label)[:60], glyphs.printable(value)[:60]
+    return _width(label) + _width(value), HEIGHT
+
+
 def badge_svg(label: str, value: str, reached: bool = True) -> str:
     """A badge reading `label | value`; grey on the right where nothing was reached."""
     label, value = glyphs.printable(label)[:60], glyphs.printable(value)[:60]

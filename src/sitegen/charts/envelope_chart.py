@@ -47,7 +47,7 @@ from .svg import (
     text,
     tick_label,
 )
-from .tips import TipWords, placed_point, series_tip_css, tip_words
+from .tips import points_start, series_tip_css, tip_title, titled_point
 
 RADIUS = 4.5
 LABEL_CHAR_PX = 6.4  # 11 px labels
@@ -116,7 +116,7 @@ class _Side:
     json: str  # the series as chart_id's JSON writes it
     readers: tuple[Callable[[float], float | None], ...]  # each curve's value, by x
     measured: tuple[tuple[float, float], ...]  # the measured points it passes, x ascending
-    tips: tuple[tuple[str, TipWords], ...]  # each such point's data attributes and tip
+    tips: tuple[tuple[str, str], ...]  # each such point's data attributes and title
     labels: tuple[str, ...]  # each stretch's curve as the chart names it
     said: str  # its part of the chart's description
 
@@ -150,7 +150,7 @@ def _prepare(series: dict, method: str, target: float) -> _Side:
     tips = tuple(
         (
             f'data-interactivity="{px!r}" data-throughput-per-gpu="{py!r}"',
-            tip_words(
+            tip_title(
                 [
                     f"{series['label']}, {names[ci]}",
                     f"{rate(px)} tok/s/user, {tokens(py)} tok/s/GPU (a measured config)",
@@ -354,11 +354,11 @@ def draw_envelopes(data: dict) -> str:
         shapes = [marker(style.shape, px, py, RADIUS) for px, py in zip(pxs, pys, strict=True)]
         attrs = [f'data-series="{i}" {data}' for data, _ in side.tips]
         points += [
-            placed_point(shape, a, px, py, words, TIP_BOX)
-            for shape, a, px, py, (_, words) in zip(shapes, attrs, pxs, pys, side.tips, strict=True)
+            titled_point(shape, a, title)
+            for shape, a, (_, title) in zip(shapes, attrs, side.tips, strict=True)
         ]
         out += markers(series_attrs(i, style), style.colour, [], shapes, stroke_width="1")
-    out.append('<g class="points" fill="transparent">')
+    out.append(points_start(TIP_BOX))
     out += points
     out.append("</g>")
     out.append(series_tip_css(chart, [style.colour for style in found]))

@@ -30,12 +30,13 @@ from .svg import (
     text,
     tick_label,
 )
-from .tips import point_with_tip, series_tip_css
+from .tips import point_with_tip, points_start, series_tip_css
 
 WIDTH, HEIGHT = 760, 430
 LEFT, RIGHT, BOTTOM = 72, 24, 52
 RADIUS = 5.0
 TIP_BOX = (WIDTH - RIGHT, HEIGHT - BOTTOM)  # a tip's right and bottom edges
+SINGLE_NODE_GPUS = 8  # the most GPUs of one node: a config on more spans several
 
 
 def chart_data(
@@ -73,22 +74,30 @@ def frontier_chart_data(
     head = summary.headline
     if points is None:
         points = [c.points for c in summary.curves]
+    disagg = [site.table.values(c.point_rows, ("disagg",))["disagg"] for c in summary.curves]
     curves = [
         {
             "engine": c.engine,
             "precision": c.precision,
             "frontier": [[p.interactivity, p.throughput_per_gpu] for p in c.frontier],
             "points": [
-                dict(p, parallelism=label, date=date, figures=point_figures(p))
-                for p, label, date in zip(
+                dict(
+                    p,
+                    parallelism=label,
+                    date=date,
+                    figures=point_figures(p),
+                    nodes=node_class(p["gpus"], bool(split)),
+                )
+                for p, label, date, split in zip(
                     curve_points,
                     parallelism_labels(site.table, c.point_rows),
                     c.point_dates,
+                    curve_disagg,
                     strict=True,
                 )
             ],
         }
-        for c, curve_points in zip(summary.curves, points, strict=True)
+        for c, curve_points, curve_disagg in zip(summary.curves, points, disagg, strict=True)
     ]
     return chart_data(
         site,
@@ -99,6 +108,14 @@ def frontier_chart_data(
         curves,
         strong,
     )
+
+
+def node_class(gpus: int, disagg: bool) -> str:
+    """What the chart's filter by GPU count calls a config: "disagg" (prefill and decode on
+    GPUs of their own), else "single" (at most SINGLE_NODE_GPUS GPUs) or "multi"."""
+    if disagg:
+        return "disagg"
+    return "single" if gpus <= SINGLE_NODE_GPUS else "multi"
 
 
 def point_attrs(points: list[dict], prefix: str = "") -> list[str]:
@@ -273,7 +290,8 @@ def draw_plot(data: dict, chart: str) -> Plot:
 
 def draw_frontier(data: dict) -> str:
     """The chart as an <svg> element for inline use in a page. Each series' markers come
-    first, then each point's hit area and tip (tips.py)."""
+    first, then each point's hit area (tips.py). Markers and hit areas carry their config's
+    node class (`data-nodes`, node_class) for the filter by GPU count of assets/charts.js."""
     chart = chart_id("fc", data)
     plot = draw_plot(data, chart)
     out, x, y, curves = plot.out, plot.x, plot.y, data["curves"]
@@ -287,22 +305,38 @@ def draw_frontier(data: dict) -> str:
         xy = [(p["interactivity"], p["throughput_per_gpu"]) for p in drawn]
         pxs, pys = x.pixels([a for a, _ in xy]), y.pixels([b for _, b in xy])
         shapes = [marker(style.shape, px, py, radius) for px, py in zip(pxs, pys, strict=True)]
-        filled, hollow = [], []
-        for shape, at in zip(shapes, xy, strict=True):
+        nodes = [p.get("nodes", "single") for p in drawn]
+        filled: dict[str, list[str]] = {}
+        hollow: dict[str, list[str]] = {}
+        for shape, at, kind in zip(shapes, xy, nodes, strict=True):
             # points the frontier dominates are drawn hollow
-            (filled if at in on_frontier else hollow).append(shape)
+            (filled if at in on_frontier else hollow).setdefault(kind, []).append(shape)
         attrs = point_attrs(drawn, series + " ")
         points += [
-            point_with_tip(shape, a, px, py, tip_lines(label, p, p.get("figures")), TIP_BOX)
-            for shape, a, px, py, p in zip(shapes, attrs, pxs, pys, drawn, strict=True)
+            point_with_tip(shape, f'{a} data-nodes="{kind}"', tip_lines(label, p, p.get("figures")))
+            for shape, a, kind, p in zip(shapes, attrs, nodes, drawn, strict=True)
         ]
-        out += markers(series_attrs(i, style), style.colour, hollow, filled)
-    out.append('<g class="points" fill="transparent">')
+        out += node_markers(series_attrs(i, style), style.colour, hollow, filled)
+    out.append(points_start(TIP_BOX))
     out += points
     out.append("</g>")
     out.append(series_tip_css(chart, [style.colour for style in plot.styles]))
     out.append("</svg>")
     return "\n".join(out)
+
+
+def node_markers(
+    attrs: str, colour: str, hollow: dict[str, list[str]], filled: dict[str, list[str]]
+) -> list[str]:
+    """markers() of a frontier chart's series, one path per node class and fill, each with its
+    class (`data-nodes`), the hollow ones under the filled ones."""
+    paths = "".join(
+        f'<path d="{"".join(shapes[kind])}" fill="{fill}" data-nodes="{kind}"/>'
+        for shapes, fill in ((hollow, "#fff"), (filled, colour))
+        for kind in sorted(shapes)
+    )
+    stroke = f'stroke="{colour}" stroke-width="1.5"'
+    return [f'<g class="markers" {attrs} {stroke}>{paths}</g>'] if paths else []
 
 
 def markers(
@@ -327,6 +361,7 @@ __all__ = [
     "curve_label",
     "draw_frontier",
     "markers",
+    "node_class",
     "frontier_chart_data",
     "axis_titles",
     "target_line",

@@ -22,7 +22,7 @@ from .svg import (
     svg_start,
     tick_label,
 )
-from .tips import point_with_tip, series_tip_css
+from .tips import point_with_tip, points_start, series_tip_css
 
 WIDTH, HEIGHT = 760, 340
 LEFT, RIGHT, BOTTOM = 72, 24, 52
@@ -92,7 +92,7 @@ def series_index(data: dict, curve: dict) -> int:
 
 def draw_history(data: dict) -> str:
     """The chart as an <svg> element. Every line comes first, then every marker, then each
-    point's hit area and tip (tips.py)."""
+    point's hit area (tips.py)."""
     chart = chart_id("hc", data)
     curves = data["curves"]
     found = styles(len(data["order"]), data["strong"], data["palette"])
@@ -151,13 +151,13 @@ def draw_history(data: dict) -> str:
             shapes.append(shape)
             lines = [f"{curve_label(c)}, run of {date}", f"{tokens(value)} tok/s per GPU"]
             attrs = f'data-series="{k}" data-date="{date}" data-throughput-per-gpu="{value!r}"'
-            points.append(point_with_tip(shape, attrs, px, py, lines, TIP_BOX))
+            points.append(point_with_tip(shape, attrs, lines))
         if len(segment) > 1:
             out.append(_polyline(segment, style.colour))
         out.append("</g>")
         shown_markers += markers(series_attrs(k, style), style.colour, [], shapes, "1")
     out += shown_markers  # over every line, as the points were
-    out.append('<g class="points" fill="transparent">')
+    out.append(points_start(TIP_BOX))
     out += points
     out.append("</g>")
     out.append(series_tip_css(chart, [style.colour for style in found]))

@@ -1,10 +1,9 @@
 """A run report's chart: the frontier chart of one sweep's ok configs (frontier_chart.py draws
 its axes and curve), with lighter points than a model x GPU page's.
 
-Each point is drawn twice: as a marker, under every tip, and as a transparent hit area that
-takes the hover and the keyboard focus, followed by its tip; one rule set shows the tip after
-a hovered or focused point. The hit areas and tips come after every marker, so a tip is never
-drawn under another point. The chart is drawn on each build, not cached: a signed cache
+Each point is drawn twice: as a marker, and as a transparent hit area that takes the hover and
+the keyboard focus, titled by its tip (tips.py; assets/charts.js draws the tip over every
+point). The chart is drawn on each build, not cached: a signed cache
 entry cost more to write than the chart to draw, and a report is made again mostly when its
 run changed, and its chart with it.
 """
@@ -32,7 +31,7 @@ from .frontier_chart import (
     tip_lines,
 )
 from .svg import marker
-from .tips import point_with_tip, shared_tip_css
+from .tips import point_with_tip, points_start, shared_tip_css
 
 
 class Figures(NamedTuple):
@@ -152,21 +151,20 @@ def draw_run(data: dict) -> str:
     for drawn, fill in ((hollow, "#fff"), (filled, colour)):  # the frontier's over the rest
         if drawn:
             out.append(f'<path d="{"".join(drawn)}" fill="{fill}"/>')
-    out.append('</g><g class="points" fill="transparent">')
-    out += _hit_areas(curve_label(curve), points, shapes, xs, ys)
+    out.append("</g>" + points_start(TIP_BOX))
+    out += _hit_areas(curve_label(curve), points, shapes)
     out.append("</g>")
     out.append(shared_tip_css(chart, colour))
     out.append("</svg>")
     return "\n".join(out)
 
 
-def _hit_areas(
-    label: str, points: list[dict], shapes: list[str], xs: list[float], ys: list[float]
-) -> list[str]:
-    """Each point's hit area with its tip (tips.point_with_tip, as the other charts write it)."""
+def _hit_areas(label: str, points: list[dict], shapes: list[str]) -> list[str]:
+    """Each point's hit area titled by its tip (tips.point_with_tip, as the other charts write
+    it)."""
     return [
-        point_with_tip(shape, attrs, px, py, tip_lines(label, p, p["figures"]), TIP_BOX)
-        for shape, attrs, px, py, p in zip(shapes, point_attrs(points), xs, ys, points, strict=True)
+        point_with_tip(shape, attrs, tip_lines(label, p, p["figures"]))
+        for shape, attrs, p in zip(shapes, point_attrs(points), points, strict=True)
     ]
 
 

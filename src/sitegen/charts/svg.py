@@ -224,18 +224,3 @@ def svg_start(
         f'<desc id="{chart}-desc">{text(desc)}</desc>',
         f'<rect width="{width}" height="{height}" fill="#ffffff"/>',
     ]
-
-
-def tip_size(lines: list[str]) -> tuple[int, int]:
-    """A tip's width and height in whole pixels, from its lines as they read."""
-    return 12 + 7 * max(map(len, lines)), 10 + 16 * len(lines)
-
-
-def tip_place(
-    px: float, py: float, width: int, height: int, box: tuple[float, float]
-) -> tuple[float, float]:
-    """The left and top of a tip of `width` x `height` beside a point at (px, py), in `box`."""
-    right, bottom = box
-    tx = px + 10 if px + 10 + width < right else px - 10 - width
-    ty = min(max(py - height / 2, 4), bottom - height - 4)
-    return tx, ty

@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from markupsafe import Markup
 
-from ..cards.badges import BADGE, badge_markdown, badge_svg, badge_value
+from ..cards.badges import BADGE, badge_markdown, badge_size, badge_svg, badge_value
 from ..cards.glyphs import fonts_digest
 from .compare import compared
 from .datafiles import pair_route
@@ -139,14 +139,21 @@ class Share:
         return self._with(page, [(page.title, page.route)], image=False)
 
     def badge(self, model: str, gpu: str) -> dict | None:
-        """The pair page's badge: its address and the Markdown that embeds it."""
+        """The pair page's badge: its address, its size in pixels and the Markdown that embeds
+        it."""
         src = self.src
         if (model, gpu) not in src.briefs:  # no summary: no headline to show
             return None
         route = pair_route(model, gpu)
         name = f"{src.site.models[model].name} on {src.site.gpus[gpu].name}"
+        head = src.briefs[(model, gpu)][0].headline
+        width, height = badge_size(
+            src.site.gpus[gpu].name, badge_value(head.throughput_per_gpu, head.target)
+        )
         return {
             "path": route + BADGE,
+            "width": width,
+            "height": height,
             "markdown": badge_markdown(name, self.base + route + BADGE, self.base + route),
         }
 
