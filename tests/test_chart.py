@@ -114,7 +114,8 @@ def test_points_say_their_config_and_take_focus(flagship_files):
     (p64,) = [p for p in points if p["concurrency"] == 64]
     assert p64["title"] == (
         "SGLang FP4, concurrency 64; TP8 EP8 on 8 GPUs; "
-        "50 tok/s/user, 12,926 tok/s/GPU; TTFT 820 ms, TPOT 20 ms (medians)"
+        "50 tok/s/user, 12,926 tok/s/GPU; TTFT 820 ms, TPOT 20 ms (medians); "
+        "no MBU (no isl and osl for the workload in workloads.yaml)"
     )
     # no tip markup a point: assets/charts.js draws the title's lines, loaded deferred
     assert not [g for g in _svgs(html)[0].iter(f"{SVG_NS}g") if g.get("class") == "tip"]
@@ -387,7 +388,8 @@ def test_chart_shows_in_chromium_without_javascript(flagship_files, tmp_path, br
         chart.screenshot(path=str(shots / f"{name}-chart.png"))
         assert (shots / f"{name}-chart.png").stat().st_size > 5000
         # with no script a point keeps its title, the browser's own tooltip, and takes focus
-        assert points.nth(0).locator("title").text_content().count("; ") == 3
+        # (config, parallelism, figures, latencies and MBU: five lines)
+        assert points.nth(0).locator("title").text_content().count("; ") == 4
         points.nth(0).focus()
         assert page.evaluate("document.activeElement.getAttribute('class')") == "pt"
     context.close()

@@ -311,3 +311,47 @@ def test_a_shape_that_describes_no_model_is_an_error_naming_its_field(make_site,
     assert result.exit_code == 1
     assert "data/models.yaml:" in result.stderr and f"m1.{field}" in result.stderr
     assert not (root / "public").exists()
+
+
+def _charts(html: str) -> list[str]:
+    return [part.split("</svg>")[0] for part in html.split("<svg")[1:] if "frontier-chart" in part]
+
+
+def test_pair_charts_draw_the_limit_where_it_falls_and_say_where_it_is_off_the_scale(
+    flagship_files, raw
+):
+    _, files = flagship_files
+    h200 = _charts(files["models/deepseek-r1/h200/index.html"].decode())
+    assert h200 and all('class="limit"' in chart for chart in h200)
+    assert "bandwidth limit, 8 GPUs</text>" in h200[0]
+    assert 'clip-path="url(#' in h200[0]
+    mi355x = files["models/deepseek-r1/mi355x/index.html"].decode()
+    pair = _json(files, "models/deepseek-r1/mi355x/data.json")["workloads"]["1k1k"]
+    # above the whole plot: an arrow at the target with the limit there, worked out here
+    n, u = pair["limit"]["gpus"], raw["site"]["headline"]["interactivity"]
+    model, lengths = raw["models"]["deepseek-r1"], raw["workloads"]["1k1k"]
+    s, e, experts, k = _shape(model)
+    bpw = pair["limit"]["bytes_per_weight"]
+    ctx = lengths["isl"] + lengths["osl"] / 2
+
+    def step(users: float) -> float:
+        weights = s + experts * (1 - (1 - k / experts) ** users) * e
+        return weights * 1e9 * bpw + users * ctx * model["kv_bytes_per_token"]
+
+    budget = n * raw["gpus"]["mi355x"]["hbm_tb_s"] * 1e12 / u
+    at = _most_users(budget, step) * u / n * (lengths["isl"] + lengths["osl"]) / lengths["osl"]
+    label = f"bandwidth limit, {n} GPUs: {at:,.0f} (off the scale)"
+    assert label in _charts(mi355x)[0]
+    assert f"At 50 tokens/s per user the limit is {at:,.0f} tokens/s per GPU" in html_text(mi355x)
+
+
+def test_pair_charts_draw_an_error_bar_at_each_rung_with_a_spread(flagship_files):
+    _, files = flagship_files
+    for gpu in ("mi355x", "b200"):
+        pair = _json(files, f"models/deepseek-r1/{gpu}/data.json")
+        charts = _charts(files[f"models/deepseek-r1/{gpu}/index.html"].decode())
+        for (name, w), chart in zip(pair["workloads"].items(), charts, strict=True):
+            spreads = [r for r in w["ladder"] if r["spread"]]
+            assert chart.count(" runs</title></path>") == len(spreads), (gpu, name)
+            for r in spreads:
+                assert f"over {r['spread']['n']} runs</title>" in chart

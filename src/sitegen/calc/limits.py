@@ -215,6 +215,13 @@ class Limit:
     max_interactivity: float  # tokens/s per user with one user: no user is faster
     curve: tuple[tuple[float, float], ...]  # (tokens/s per user, total tokens/s per GPU)
 
+    def throughput_at(self, interactivity: float) -> float | None:
+        """The limit in total tokens/s per GPU at a speed per user; None above the fastest."""
+        users = most_users(self.basis, self.gpus, interactivity)
+        if users is None:
+            return None
+        return users * interactivity / self.gpus * self.basis.total_per_output
+
 
 def max_interactivity(basis: Basis, gpus: int) -> float:
     """The speed of a lone user at the bandwidth limit: N x BW / (W(1) + ctx x kv)."""

@@ -12,7 +12,15 @@ from dataclasses import dataclass
 from ..calc.tables import WorkloadSummary
 from ..records import Site
 from ..records.columnar import parallelism_labels
-from ..render.display import engine_name, latency, precision_name, rate, tokens
+from ..render.display import (
+    engine_name,
+    latency,
+    mbu_missing,
+    precision_name,
+    rate,
+    tokens,
+    utilisation,
+)
 from .axes import interactivity_axis
 from .paths import curve_path
 from .series import Style, series_attrs, styles, svg_legend
@@ -99,7 +107,7 @@ def frontier_chart_data(
         }
         for c, curve_points, curve_disagg in zip(summary.curves, points, disagg, strict=True)
     ]
-    return chart_data(
+    data = chart_data(
         site,
         summary.model,
         summary.gpu,
@@ -108,6 +116,22 @@ def frontier_chart_data(
         curves,
         strong,
     )
+    limit = summary.limit
+    data["limit"] = (
+        {
+            "gpus": limit.gpus,
+            "curve": [list(point) for point in limit.curve],
+            "at_target": limit.throughput_at(data["target"]),
+        }
+        if limit is not None
+        else None
+    )
+    data["spreads"] = [
+        [row.target, row.spread["min"], row.spread["max"], row.spread["n"]]
+        for row in summary.ladder
+        if row.spread is not None and row.throughput_per_gpu is not None
+    ]
+    return data
 
 
 def node_class(gpus: int, disagg: bool) -> str:
@@ -148,12 +172,19 @@ def tip_lines(label: str, p: dict, figures: Sequence[str] | None = None) -> list
     point_figures, where the caller has them."""
     throughput, interactivity, ttft, tpot = point_figures(p) if figures is None else figures
     gpus = f"{p['gpus']} GPU{'s' if p['gpus'] != 1 else ''}"
-    return [
+    lines = [
         f"{label}, concurrency {p['concurrency']}",
         f"{p['parallelism']} on {gpus}",
         f"{interactivity} tok/s/user, {throughput} tok/s/GPU",
         f"TTFT {ttft}, TPOT {tpot} (medians)",
     ]
+    if "mbu" in p:  # a pair's points say how close to the bandwidth limit they are
+        lines.append(
+            f"MBU {utilisation(p['mbu'])}"
+            if p["mbu"] is not None
+            else f"no MBU ({mbu_missing(p.get('mbu_missing'))})"
+        )
+    return lines
 
 
 def _describe(data: dict, log: bool) -> tuple[str, str]:
@@ -181,6 +212,12 @@ def _describe(data: dict, log: bool) -> tuple[str, str]:
     )
     if log:
         desc += "Tokens/s per user is on a log scale. "
+    if data.get("limit"):
+        gpus = data["limit"]["gpus"]
+        desc += (
+            "A dash-dot line marks the memory-bandwidth limit of one model instance on "
+            f"{gpus} GPU{'s' if gpus != 1 else ''} (an estimate). "
+        )
     if head["throughput_per_gpu"] is not None:
         desc += (
             f"At the {rate(data['target'])} tok/s per user target: "
@@ -288,13 +325,78 @@ def draw_plot(data: dict, chart: str) -> Plot:
     return Plot(out, x, y, found, order)
 
 
+def limit_line(limit: dict, target: float, chart: str, x: Scale, y: Scale) -> list[str]:
+    """The bandwidth limit as a dashed line, clipped to the plot, labelled where it enters;
+    where it passes above the whole plot, an arrow at the target says what it is there."""
+    area = f"{chart}-plot"
+    left, right = min(x.p0, x.p1), max(x.p0, x.p1)
+    top, bottom = min(y.p0, y.p1), max(y.p0, y.p1)
+    xs = x.pixels([u for u, _ in limit["curve"]])
+    ys = y.pixels([v for _, v in limit["curve"]])
+    path = "M" + "L".join(f"{num(px)},{num(py)}" for px, py in zip(xs, ys, strict=True))
+    inside = [(px, py) for px, py in zip(xs, ys, strict=True) if py >= top and px <= right]
+    gpus = limit["gpus"]
+    words = f"bandwidth limit, {gpus} GPU{'s' if gpus != 1 else ''}"
+    out = [
+        f'<clipPath id="{area}"><rect x="{num(left)}" y="{num(top)}" '
+        f'width="{num(right - left)}" height="{num(bottom - top)}"/></clipPath>',
+        f'<g class="limit" {FONT} font-size="12" fill="{MUTED}">',
+        f"<title>{text(words)}: the most tokens/s per GPU at each speed per user that the "
+        "GPUs' memory bandwidth allows one model instance (an estimate)</title>",
+        f'<path d="{path}" fill="none" stroke="{TEXT}" stroke-width="1.5" '
+        f'stroke-dasharray="8 3 2 3" clip-path="url(#{area})"/>',
+    ]
+    if inside:
+        px, py = inside[0]
+        out.append(
+            f'<text x="{num(min(px + 6, right - 150))}" y="{num(max(py, top) + 14)}">'
+            f"{text(words)}</text>"
+        )
+    elif limit.get("at_target") is not None:  # all of it above the plot: say where it is
+        tx = x(target)
+        label = f"{words}: {tokens(limit['at_target'])} (off the scale)"
+        # on the target's right where it fits (about 6.2 px a character at 12 px), else ending
+        # at the plot's right edge
+        fits = tx + 8 + len(label) * 6.2 <= right
+        anchor = "" if fits else ' text-anchor="end"'
+        out.append(
+            f'<path d="M{num(tx)},{num(top + 28)}v-10m-4,4l4,-4l4,4" fill="none" '
+            f'stroke="{TEXT}" stroke-width="1.5"/>'
+            f'<text x="{num(tx + 8 if fits else right)}" y="{num(top + (30 if fits else 46))}"'
+            f"{anchor}>{text(label)}</text>"
+        )
+    out.append("</g>")
+    return out
+
+
+def spread_bars(spreads: list, x: Scale, y: Scale) -> list[str]:
+    """At each rung where the winning curve was run more than once: its lowest and highest
+    value on one run, as an error bar."""
+    out = [f'<g class="spread" stroke="{TEXT}" stroke-width="1.5">']
+    for target, low, high, runs in spreads:
+        px, y0, y1 = x(target), y(low), y(high)
+        out.append(
+            f'<path d="M{num(px)},{num(y0)}V{num(y1)}M{num(px - 4)},{num(y0)}h8'
+            f'M{num(px - 4)},{num(y1)}h8"><title>{text(rate(target))} tok/s per user: '
+            f"{text(tokens(low))} to {text(tokens(high))} tokens/s per GPU over {runs} runs"
+            "</title></path>"
+        )
+    out.append("</g>")
+    return out
+
+
 def draw_frontier(data: dict) -> str:
     """The chart as an <svg> element for inline use in a page. Each series' markers come
     first, then each point's hit area (tips.py). Markers and hit areas carry their config's
-    node class (`data-nodes`, node_class) for the filter by GPU count of assets/charts.js."""
+    node class (`data-nodes`, node_class) for the filter by GPU count of assets/charts.js.
+    Under the markers: the bandwidth limit and the spread of repeated runs at the rungs."""
     chart = chart_id("fc", data)
     plot = draw_plot(data, chart)
     out, x, y, curves = plot.out, plot.x, plot.y, data["curves"]
+    if data.get("limit"):
+        out += limit_line(data["limit"], data["target"], chart, x, y)
+    if data.get("spreads"):
+        out += spread_bars(data["spreads"], x, y)
     points = []
     for i in plot.order:
         curve, style = curves[i], plot.styles[i]

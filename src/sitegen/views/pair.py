@@ -91,6 +91,14 @@ def workload_charts(src: Sources, summary: WorkloadSummary, points: list[list[di
     return out
 
 
+def limit_at_headline(summary: WorkloadSummary) -> dict:
+    """The bandwidth limit at the headline target and the headline's share of it."""
+    at = summary.limit.throughput_at(summary.headline.target) if summary.limit else None
+    head = summary.headline.throughput_per_gpu
+    share = head / at if at and head is not None else None
+    return {"limit_at_headline": at, "limit_share": share}
+
+
 def compare_links(src: Sources, model: str, gpu: str) -> list[tuple[Any, str]]:
     """The comparisons of this pair's GPU with each other GPU of the model: (other GPU,
     route)."""
@@ -149,6 +157,7 @@ def pair_page(src: Sources, model: str, gpu: str, points: list[list[list[dict]]]
                     sources,
                 ),
                 **workload_charts(src, s, of_summary),
+                **limit_at_headline(s),
             }
         )
     questions = (workloads[0]["faq"] if workloads else []) + editors_faq(src, model, gpu, values)
