@@ -50,6 +50,8 @@ def test_an_edited_run_makes_only_the_jobs_that_show_it(make_site, tmp_path):
     assert set(result.made) == {
         "overview",
         "pair m1 g2",
+        "workloads m1 g2",
+        "model-workloads m1",
         "model m1",
         "gpu g2",
         "compare m1 g1 g2",

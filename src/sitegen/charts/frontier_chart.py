@@ -402,7 +402,7 @@ def draw_frontier(data: dict) -> str:
         curve, style = curves[i], plot.styles[i]
         on_frontier = {tuple(p) for p in curve["frontier"]}
         radius = RADIUS if style.strong else RADIUS * 0.8
-        label, series = curve_label(curve), f'data-series="{i}" data-curve="{i}"'
+        label, series = curve_label(curve), f'data-series="{i}"'
         drawn = curve["points"]
         xy = [(p["interactivity"], p["throughput_per_gpu"]) for p in drawn]
         pxs, pys = x.pixels([a for a, _ in xy]), y.pixels([b for _, b in xy])

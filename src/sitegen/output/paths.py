@@ -62,6 +62,9 @@ class _Origins:
     def model(self, slug: str) -> Origin:
         return self._slug("data/models.yaml", slug, f"the page of model {slug}")
 
+    def workload(self, slug: str, what: str) -> Origin:
+        return self._slug("data/workloads.yaml", slug, what)
+
     def gpu(self, slug: str, what: str = "") -> Origin:
         return self._slug("data/gpus.yaml", slug, what or f"the page of GPU {slug}")
 
@@ -88,6 +91,8 @@ class _Origins:
         head, rest = parts[0], parts[1:]
         if rest == ["index.html"] and head in self.content.pages:
             return Origin(f"content/{head}.md", None, "", f"the page content/{head}.md")
+        if head == "models" and len(rest) >= 4 and part == 3:  # a pair's other workload
+            return self.workload(rest[2], f"the page of {rest[0]} on {rest[1]}, {rest[2]}")
         if head in ("models", "embed") and len(rest) >= 3 and part != 1:
             page = "page" if head == "models" else "embed"
             return self.gpu(rest[1], f"the {page} of {rest[0]} on GPU {rest[1]}")

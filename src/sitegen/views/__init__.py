@@ -23,10 +23,10 @@ from .embed import embed_page
 from .gpupair import gpu_pair_outputs
 from .keys import Keys
 from .llms import table_rows
-from .model import model_outputs
+from .model import model_outputs, model_workload_pages
 from .overview import brief_texts, overview_outputs
 from .page import DataFile, Page, Plan, Quote, View
-from .pair import pair_outputs
+from .pair import pair_outputs, workload_pages
 from .run import run_outputs, run_route
 from .share import Share, share_jobs
 from .sources import Sources, compare_route
@@ -81,6 +81,36 @@ def plan_jobs(src: Sources, keys: Keys, kept: Callable[[str], Job | None] = none
                 ),
                 lambda src, m=model, g=gpu: _one(
                     *pair_outputs(src, m, g), lambda p: Share(src).pair(p, m, g)
+                ),
+            )
+        )
+    for model, gpu in src.pair_keys:
+        name = f"workloads {model} {gpu}"
+        jobs.append(
+            kept(name)
+            or Job(
+                name,
+                keys.of("workloads", "pair_workload.html", keys.pair(model, gpu)),
+                lambda src, m=model, g=gpu: (
+                    [Share(src).pair_workload(p, m, g) for p in workload_pages(src, m, g)],
+                    [],
+                ),
+            )
+        )
+    for model in src.models:
+        name = f"model-workloads {model}"
+        jobs.append(
+            kept(name)
+            or Job(
+                name,
+                keys.of(
+                    "model-workloads",
+                    "model_workload.html",
+                    [keys.pair(model, g) for g in src.gpus_of(model)],
+                ),
+                lambda src, m=model: (
+                    [Share(src).model_workload(p, m) for p in model_workload_pages(src, m)],
+                    [],
                 ),
             )
         )

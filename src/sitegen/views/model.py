@@ -61,8 +61,39 @@ def model_page(src: Sources, model: str, fields: list[Field]) -> Page:
         description=description(src, model, fields),
         credits=credits_for(r.source for g in src.gpus_of(model) for r in src.runs_of[(model, g)]),
     )
-    charts = tuple(w["chart"] for w in workloads)
+    charts = tuple(w["chart"] for w in workloads[:1])  # the others' are on their own pages
     return Page(f"models/{model}/", "model.html", f"{m.name} on every GPU", view, charts=charts)
+
+
+def model_workload_route(model: str, workload: str) -> str:
+    """The page of a model's workload other than its main one."""
+    return f"models/{model}/workloads/{workload}/"
+
+
+@dataclass(frozen=True)
+class ModelWorkloadView(View):
+    model: Any
+    w: dict  # workload_view
+    quote: Quote
+    description: str
+
+
+def model_workload_pages(src: Sources, model: str) -> list[Page]:
+    """The page of each of a model's workloads but its main one: each GPU's envelope as a
+    chart and as tables (the model page keeps their answers and grids)."""
+    m = src.site.models[model]
+    pages = []
+    for f in src.fields(model)[1:]:
+        w = workload_view(src, f)
+        title = f"{m.name} on every GPU: {w['workload'].name}"
+        view = ModelWorkloadView(
+            model=m,
+            w=w,
+            quote=src.quote,
+            description=f"{title}: each GPU's best tokens/s per GPU at every tokens/s per user.",
+        )
+        pages.append(Page(w["route"], "model_workload.html", title, view, charts=(w["chart"],)))
+    return pages
 
 
 def compare_links(src: Sources, model: str, gpus: list[str]) -> list[dict]:
@@ -94,8 +125,13 @@ def workload_view(src: Sources, f: Field) -> dict:
             strong,
         ),
     )
+    main = src.fields(f.model)[0].workload
     return {
         "workload": site.workloads[f.workload],
+        # the page that shows its chart: the model's for its main workload
+        "route": f"models/{f.model}/"
+        if f.workload == main
+        else model_workload_route(f.model, f.workload),
         "field": f,
         "chart": chart,
         "answer": answer(src, f),

@@ -30,7 +30,8 @@ class PairView(View):
     # each with its figures as the chart's tips write them), history and history_chart
     workloads: list[dict]
     main: WorkloadSummary | None  # the default workload's summary, if measured
-    runs: list[Run]  # newest first
+    runs: list[Run]  # the current runs and the matrices, newest first
+    older_runs: int  # runs of the pair not listed: their workloads' histories list them
     credits: list[Credit]  # who measured the runs, linked where the importers know its site
     matrices: list
     illustrative: bool
@@ -91,6 +92,90 @@ def workload_charts(src: Sources, summary: WorkloadSummary, points: list[list[di
     return out
 
 
+def workload_route(model: str, gpu: str, workload: str) -> str:
+    """The page of a pair's workload other than its main one."""
+    return f"{pair_route(model, gpu)}{workload}/"
+
+
+def workload_ladder(src: Sources, summary: WorkloadSummary) -> dict:
+    """What the pair page shows of a workload other than its main one: its ladder, and where
+    its own page is (`route`)."""
+    return {
+        "summary": summary,
+        "workload": src.site.workloads[summary.workload],
+        "route": workload_route(summary.model, summary.gpu, summary.workload),
+    }
+
+
+def workload_view(
+    src: Sources, model: str, gpu: str, summary: WorkloadSummary, points: list[list[dict]]
+) -> dict:
+    """A workload in full: its ladder, chart, points, limit and history. `route`: the page
+    that shows it (the pair page for its main workload)."""
+    main = src.summaries(model, gpu)[0]
+    route = pair_route(model, gpu)
+    if summary.workload != main.workload:
+        route = workload_route(model, gpu, summary.workload)
+    return {
+        "summary": summary,
+        "workload": src.site.workloads[summary.workload],
+        "route": route,
+        **workload_charts(src, summary, points),
+        **limit_at_headline(summary),
+    }
+
+
+@dataclass(frozen=True)
+class WorkloadView(View):
+    model: Any
+    gpu: Any
+    w: dict  # workload_view
+    workloads: list[dict]  # [w]: what the shared partials read
+    runs: list[Run]  # the runs its ladder reads, newest first
+    prices: Any
+    quote: Quote
+    description: str
+
+
+def workload_pages(src: Sources, model: str, gpu: str) -> list[Page]:
+    """The page of each workload of a pair but its main one: its ladder, chart, every
+    measured config, the bandwidth limit and its history."""
+    site = src.site
+    summaries = src.summaries(model, gpu)[1:]
+    pages = []
+    for summary, points in zip(summaries, curve_points(summaries), strict=True):
+        w = workload_view(src, model, gpu, summary, points)
+        m, g = site.models[model], site.gpus[gpu]
+        title = f"{m.name} on {g.name}: {w['workload'].name}"
+        view = WorkloadView(
+            model=m,
+            gpu=g,
+            w=w,
+            workloads=[w],
+            runs=sorted(
+                (r for r in src.runs_of.get((model, gpu), []) if r.id in summary.current_runs),
+                key=lambda r: r.date,
+                reverse=True,
+            ),
+            prices=site.pricing.for_gpu(gpu),
+            quote=src.quote,
+            description=f"{title}: throughput at every interactivity target, every measured "
+            "config, the bandwidth limit and the history.",
+        )
+        charts = tuple(c for c in (w["chart"], w["history_chart"]) if c is not None)
+        pages.append(
+            Page(
+                w["route"],
+                "pair_workload.html",
+                title,
+                view,
+                lastmod=summary.last_date.isoformat(),
+                charts=charts,
+            )
+        )
+    return pages
+
+
 def limit_at_headline(summary: WorkloadSummary) -> dict:
     """The bandwidth limit at the headline target and the headline's share of it."""
     at = summary.limit.throughput_at(summary.headline.target) if summary.limit else None
@@ -140,33 +225,37 @@ def pair_page(src: Sources, model: str, gpu: str, points: list[list[list[dict]]]
     main = summaries[0] if summaries else None
     values = placeholders(src, model, gpu, main)
     runs = src.runs_of.get((model, gpu), [])
-    workloads = []
-    for s, of_summary in zip(summaries, points, strict=True):
-        sources = sorted({r.source for r in runs if r.id in s.current_runs})
-        workloads.append(
-            {
-                "summary": s,
-                "workload": site.workloads[s.workload],
-                "faq": faq.generated(
-                    site.models[model],
-                    site.gpus[gpu],
-                    site.workloads[s.workload],
-                    s,
-                    site.pricing,
-                    src.tier,
-                    sources,
-                ),
-                **workload_charts(src, s, of_summary),
-                **limit_at_headline(s),
-            }
+    # the main workload in full; the others' ladders, their charts on pages of their own
+    workloads = [
+        workload_view(src, model, gpu, s, of_summary) if i == 0 else workload_ladder(src, s)
+        for i, (s, of_summary) in enumerate(zip(summaries, points, strict=True))
+    ]
+    sources = sorted({r.source for r in runs if main and r.id in main.current_runs})
+    generated = (
+        faq.generated(
+            site.models[model],
+            site.gpus[gpu],
+            site.workloads[main.workload],
+            main,
+            site.pricing,
+            src.tier,
+            sources,
         )
-    questions = (workloads[0]["faq"] if workloads else []) + editors_faq(src, model, gpu, values)
+        if main
+        else []
+    )
+    questions = generated + editors_faq(src, model, gpu, values)
+    # the runs the main ladder reads and the matrices; the other workloads' pages list theirs,
+    # and each workload's history its older runs
+    current = set(main.current_runs) if main else set()
+    shown = [r for r in runs if r.id in current or isinstance(r, MatrixRun)]
     view = PairView(
         model=site.models[model],
         gpu=site.gpus[gpu],
         workloads=workloads,
         main=main,
-        runs=sorted(runs, key=lambda r: r.date, reverse=True),
+        runs=sorted(shown, key=lambda r: r.date, reverse=True),
+        older_runs=len(runs) - len(shown),
         credits=credits_for(r.source for r in runs),
         matrices=[matrix_summary(r) for r in runs if isinstance(r, MatrixRun)],
         illustrative=any(r.illustrative for r in runs if main and r.id in main.current_runs),
@@ -178,7 +267,9 @@ def pair_page(src: Sources, model: str, gpu: str, points: list[list[list[dict]]]
         compare=compare_links(src, model, gpu),
         description=description(src, model, gpu, main),
     )
-    charts = tuple(c for w in workloads for c in (w["chart"], w["history_chart"]) if c is not None)
+    charts = tuple(
+        c for w in workloads[:1] for c in (w["chart"], w["history_chart"]) if c is not None
+    )
     return Page(
         pair_route(model, gpu),
         "pair.html",

@@ -109,6 +109,20 @@ class Share:
         page = dataclasses.replace(page, view=view)
         return self._with(page, trail, data, image=self._carded("pair"))
 
+    def pair_workload(self, page: Page, model: str, gpu: str) -> Page:
+        """The page of a pair's workload other than its main one (views/pair.py)."""
+        trail = [
+            self._model(model),
+            (self.src.site.gpus[gpu].name, pair_route(model, gpu)),
+            (page.view.w["workload"].name, page.route),
+        ]
+        return self._with(page, trail, image=False)
+
+    def model_workload(self, page: Page, model: str) -> Page:
+        """The page of a model's workload other than its main one (views/model.py)."""
+        trail = [self._model(model), (page.view.w["workload"].name, page.route)]
+        return self._with(page, trail, image=False)
+
     def model(self, page: Page, model: str) -> Page:
         return self._with(page, [self._model(model)], image=self._carded("model"))
 
