@@ -62,16 +62,16 @@ def day_points(site: Site, sweeps: Sequence[SweepRun]) -> dict[CurveKey, dict[dt
         return out
     rows, lengths, _ = run_rows(sweeps)
     columns = site.table.columns
-    ok = (columns["status"][rows] == "ok").tolist()
-    xs = (1000.0 / columns["tpot_ms"][rows]).tolist()
-    ys = columns["throughput_per_gpu"][rows].tolist()
-    owners = np.repeat(np.arange(len(sweeps)), lengths).tolist()
-    for owner, good, x, y in zip(owners, ok, xs, ys, strict=True):
-        run = sweeps[owner]
+    ok = columns["status"][rows] == "ok"
+    xs = (1000.0 / columns["tpot_ms"][rows][ok]).tolist()
+    ys = columns["throughput_per_gpu"][rows][ok].tolist()
+    counts = np.bincount(np.repeat(np.arange(len(sweeps)), lengths)[ok], minlength=len(sweeps))
+    start = 0
+    for run, count in zip(sweeps, counts.tolist(), strict=True):
         key = (run.model, run.gpu, run.workload, run.engine, run.precision)
         points = out.setdefault(key, {}).setdefault(run.date, [])
-        if good:
-            points.append(frontier.Point(x, y))
+        points.extend(map(frontier.Point, xs[start : start + count], ys[start : start + count]))
+        start += count
     return out
 
 
