@@ -410,3 +410,28 @@ def test_good_settings_are_read(make_site):
     assert site.config.change_threshold == 0.25 and site.config.spread_days == 14
     default, _ = load_site(make_site(config=SITE_CONFIG), use_cache=False)
     assert (default.config.change_threshold, default.config.spread_days) == (0.10, 30)
+
+
+def test_an_edit_makes_the_changes_again_and_they_equal_a_fresh_build(make_site, tmp_path):
+    from sitegen.pipeline.build import build as build_into
+
+    runs = {
+        "lab/a-1.yaml": one_point("2026-09-01", "vllm", 1000.0),
+        "lab/a-2.yaml": one_point("2026-09-15", "vllm", 1050.0),
+        "lab/b-1.yaml": one_point("2026-09-01", "vllm", 1000.0, model="m2"),
+    }
+    root = make_site(runs=runs, config=CONFIG_MEASURED)
+    build_into(root)
+    assert json.loads((root / "public/changes.json").read_text()) == []
+    edited = one_point("2026-09-15", "vllm", 700.0)  # now a 30 % fall
+    (root / "data/runs/lab/a-2.yaml").write_text(yaml.safe_dump(edited))
+    made = set(build_into(root).made)
+    assert {"changes", "feed", "feed m1", "pair m1 g1"} <= made
+    assert "feed m2" not in made and "pair m2 g1" not in made
+    (entry,) = json.loads((root / "public/changes.json").read_text())
+    assert entry["kind"] == "regression" and entry["headline_change"] == pytest.approx(-0.3)
+    assert "Regression" in (root / "public/changes/index.html").read_text()
+    fresh = tmp_path / "fresh"
+    build_into(root, fresh, use_cache=False)
+    for name in ("changes.json", "changes/index.html", "feed.xml", "models/m1/feed.xml"):
+        assert (root / "public" / name).read_bytes() == (fresh / name).read_bytes(), name
