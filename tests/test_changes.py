@@ -435,3 +435,43 @@ def test_an_edit_makes_the_changes_again_and_they_equal_a_fresh_build(make_site,
     build_into(root, fresh, use_cache=False)
     for name in ("changes.json", "changes/index.html", "feed.xml", "models/m1/feed.xml"):
         assert (root / "public" / name).read_bytes() == (fresh / name).read_bytes(), name
+
+
+def test_the_filter_hides_other_models_and_gpus_and_without_javascript_all_show(
+    make_site, tmp_path, browser
+):
+    from sitegen.pipeline.build import build as build_into
+
+    runs = {
+        "lab/a-1.yaml": one_point("2026-09-01", "vllm", 1000.0),
+        "lab/a-2.yaml": one_point("2026-09-15", "vllm", 1200.0),
+        "lab/b-1.yaml": one_point("2026-09-01", "vllm", 1000.0, gpu="g2"),
+        "lab/b-2.yaml": one_point("2026-09-15", "vllm", 500.0, gpu="g2"),
+        "lab/c-1.yaml": one_point("2026-09-01", "sglang", 1000.0, model="m2"),
+        "lab/c-2.yaml": one_point("2026-10-01", "sglang", 2000.0, model="m2"),
+    }
+    out = tmp_path / "public"
+    build_into(make_site(runs=runs, config=CONFIG_MEASURED), out)
+    page_url = (out / "changes/index.html").as_uri()
+    rows = "table.changes > tbody > tr"
+
+    plain = browser.new_context(java_script_enabled=False)
+    page = plain.new_page()
+    page.goto(page_url)
+    assert page.locator(rows).count() == 3
+    assert not page.locator("#change-filter").is_visible()
+    plain.close()
+
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(page_url)
+    assert page.locator("#change-filter").is_visible()
+    page.select_option("#cf-model", "m1")
+    visible = page.locator(rows + ":visible")
+    assert visible.count() == 2
+    assert page.locator(".change-status").inner_text() == "2 of 3 changes shown."
+    page.select_option("#cf-gpu", "g2")
+    assert visible.count() == 1 and "GPU Two" in visible.first.inner_text()
+    page.select_option("#cf-model", "m2")
+    assert visible.count() == 0 and page.locator(".change-empty").is_visible()
+    context.close()
