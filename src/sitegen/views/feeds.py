@@ -106,10 +106,6 @@ def entry_facts(run: Run) -> tuple:
     )
 
 
-def newest_first(runs: Iterable[Run]) -> list[Run]:
-    return sorted(runs, key=lambda r: (-r.date.toordinal(), r.id))
-
-
 def _entries(runs: Iterable[Run], changes: Iterable[Change]) -> list[Run | Change]:
     """Runs and the regressions among `changes`, newest first; on one date, runs first."""
     dated: list[tuple[tuple, Run | Change]] = [((-r.date.toordinal(), 0, r.id), r) for r in runs]
