@@ -17,6 +17,7 @@ import numpy as np
 from ..records import Site, SweepRun
 from ..records.columnar import run_rows
 from . import frontier
+from .tables import beats_the_rest
 
 REGRESSION, IMPROVEMENT = "regression", "improvement"
 # a change is compared with the threshold to within float rounding: 90 after 100 is the 10 %
@@ -53,25 +54,36 @@ class Change:
 CurveKey = tuple[str, str, str, str, str]  # model, gpu, workload, engine, precision
 
 
-def day_points(site: Site, sweeps: Sequence[SweepRun]) -> dict[CurveKey, dict[dt.date, list]]:
-    """Each curve's run dates, each with its ok configs as points (interactivity, throughput
-    per GPU), computed as the summaries compute them (calc/tables.py). A date whose configs
-    all failed is a run date too, with no points."""
-    out: dict[CurveKey, dict[dt.date, list]] = {}
+def day_frontiers(
+    site: Site, sweeps: Sequence[SweepRun]
+) -> dict[CurveKey, dict[dt.date, list[frontier.Point]]]:
+    """Each curve's run dates, each with the Pareto frontier of its ok configs (interactivity
+    ascending), the configs' points computed as the summaries compute them (calc/tables.py).
+    A date whose configs all failed is a run date too, with no points.
+
+    numpy sorts the configs by curve, date, interactivity and throughput and keeps those on
+    their date's frontier (tables.beats_the_rest): only they become points, a tenth of them."""
+    out: dict[CurveKey, dict[dt.date, list[frontier.Point]]] = {}
     if not sweeps or site.table is None:
         return out
+    days = [((r.model, r.gpu, r.workload, r.engine, r.precision), r.date) for r in sweeps]
+    ranked = sorted(set(days))
+    for key, date in ranked:
+        out.setdefault(key, {})[date] = []
+    rank = {day: i for i, day in enumerate(ranked)}
     rows, lengths, _ = run_rows(sweeps)
     columns = site.table.columns
     ok = columns["status"][rows] == "ok"
-    xs = (1000.0 / columns["tpot_ms"][rows][ok]).tolist()
-    ys = columns["throughput_per_gpu"][rows][ok].tolist()
-    counts = np.bincount(np.repeat(np.arange(len(sweeps)), lengths)[ok], minlength=len(sweeps))
-    start = 0
-    for run, count in zip(sweeps, counts.tolist(), strict=True):
-        key = (run.model, run.gpu, run.workload, run.engine, run.precision)
-        points = out.setdefault(key, {}).setdefault(run.date, [])
-        points.extend(map(frontier.Point, xs[start : start + count], ys[start : start + count]))
-        start += count
+    day = np.repeat(np.array([rank[d] for d in days], dtype=np.int64), lengths)[ok]
+    x = (1000.0 / columns["tpot_ms"][rows])[ok]
+    y = columns["throughput_per_gpu"][rows][ok]
+    order = np.lexsort((y, x, day))
+    day, x, y = day[order], x[order], y[order]
+    starts = np.flatnonzero(np.concatenate(([True], day[1:] != day[:-1])))
+    on = beats_the_rest(y, starts) if len(day) else np.zeros(0, dtype=bool)
+    for i, xi, yi in zip(day[on].tolist(), x[on].tolist(), y[on].tolist(), strict=True):
+        key, date = ranked[i]
+        out[key][date].append(frontier.Point(xi, yi))
     return out
 
 
@@ -83,8 +95,11 @@ class Ladder:
     headline: float | None
 
     @classmethod
-    def of(cls, points: list, targets: Sequence[float], headline: float, method: str) -> Ladder:
-        read = frontier.reader(frontier.pareto_frontier(points), method)
+    def of(
+        cls, front: list[frontier.Point], targets: Sequence[float], headline: float, method: str
+    ) -> Ladder:
+        """The ladder of a date's frontier (`front`, interactivity ascending)."""
+        read = frontier.reader(front, method)
         return cls([read(t) for t in targets], read(headline))
 
 
@@ -119,7 +134,8 @@ def changes(site: Site, sweeps: Iterable[SweepRun] | None = None) -> list[Change
     config = site.config
     targets = sorted(config.targets)
     found = []
-    for key, days in day_points(site, list(site.sweeps if sweeps is None else sweeps)).items():
+    found_days = day_frontiers(site, list(site.sweeps if sweeps is None else sweeps))
+    for key, days in found_days.items():
         dates = sorted(days)
         ladders = [
             Ladder.of(days[d], targets, config.headline_interactivity, config.frontier_method)
