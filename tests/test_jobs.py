@@ -49,6 +49,7 @@ def test_an_edited_run_makes_only_the_jobs_that_show_it(make_site, tmp_path):
     result = build(root)
     assert set(result.made) == {
         "overview",
+        "changes",
         "pair m1 g2",
         "workloads m1 g2",
         "model-workloads m1",
@@ -70,15 +71,20 @@ def test_an_edited_run_makes_only_the_jobs_that_show_it(make_site, tmp_path):
     assert tree(root / "public") == fresh(root, tmp_path)
 
 
-def test_an_edited_figure_leaves_the_feeds_as_they_are(make_site, tmp_path):
+def test_an_edited_figure_makes_the_feeds_again_for_their_regressions(make_site, tmp_path):
     root = make_site(runs=RUNS)
     build(root)
+    feeds = {
+        name: (root / "public" / name).read_bytes() for name in ("feed.xml", "models/m1/feed.xml")
+    }
     record = yaml.safe_load((root / "data/runs/lab/b.yaml").read_text())
-    record["configs"][0]["throughput_per_gpu"] += 50  # a figure, not what the feed says
+    record["configs"][0]["throughput_per_gpu"] += 50  # a figure: the feeds' regressions read it
     (root / "data/runs/lab/b.yaml").write_text(yaml.safe_dump(record))
     made = set(build(root).made)
-    assert {"pair m1 g2", "run runs/lab-b/", "llms.txt"} <= made
-    assert not {"feed", "feed m1"} & made
+    assert {"pair m1 g2", "run runs/lab-b/", "llms.txt", "changes", "feed", "feed m1"} <= made
+    assert "feed m2" not in made
+    # one run date per curve: no regression, so the feeds say what they said
+    assert {name: (root / "public" / name).read_bytes() for name in feeds} == feeds
     assert tree(root / "public") == fresh(root, tmp_path)
 
 

@@ -201,8 +201,10 @@ class SiteConfig:
     frontier_method: str = "interpolate"
     description: str = ""
     license: str = ""  # of the published numbers: a URL, an SPDX identifier or a name
-    spread_days: int = 30  # runs this many days before a curve's latest count in its spread
     cards: tuple[str, ...] = ("pair", "model", "compare")  # page kinds with a link-preview card
+    # the relative change of a curve's rung between run dates that makes a change entry
+    change_threshold: float = 0.10
+    spread_days: int = 30  # a ladder's spread reads the winning curve's runs this many days back
 
 
 @dataclass(frozen=True)

@@ -207,7 +207,7 @@ def site_config(c: Checker, data: Any, known_workloads: dict, pricing: Pricing) 
         top,
         (),
         ("title", "description", "base_url", "default_workload", "targets", "headline", "frontier")
-        + ("license", "cards", "spread_days"),
+        + ("license", "cards", "change_threshold", "spread_days"),
     )
     base_url = c.string(top, (), "base_url")
     if base_url and (why := base_url_problem(base_url)):
@@ -253,6 +253,7 @@ def site_config(c: Checker, data: Any, known_workloads: dict, pricing: Pricing) 
         headline_tier=tier or "",
         frontier_method=method or "interpolate",
         license=c.string(top, (), "license", required=False) or "",
+        change_threshold=c.number(top, (), "change_threshold", required=False) or 0.10,
         spread_days=c.integer(top, (), "spread_days", required=False) or 30,
     )
 

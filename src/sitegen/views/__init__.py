@@ -17,6 +17,7 @@ from ..calc.tables import WorkloadSummary
 from ..records import Problems, Site
 from ..render.content import Content
 from .catalog import gpu_page
+from .changes import changes_outputs
 from .compare import compare_outputs_of, compared
 from .copy_pages import content_page, not_found_page
 from .embed import embed_page
@@ -65,6 +66,14 @@ def plan_jobs(src: Sources, keys: Keys, kept: Callable[[str], Job | None] = none
             lambda src: _one(*overview_outputs(src), Share(src).overview),
         )
     ]
+    jobs.append(
+        kept("changes")
+        or Job(
+            "changes",
+            keys.of("changes", "changes.html", sorted(keys.pair(*k) for k in src.pair_keys)),
+            lambda src: _one(*changes_outputs(src), Share(src).changes),
+        )
+    )
     for model, gpu in src.pair_keys:
         name = f"pair {model} {gpu}"
         jobs.append(

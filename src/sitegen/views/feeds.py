@@ -1,4 +1,5 @@
-"""Atom feeds of new results: feed.xml with every run record, newest first, and one per model.
+"""Atom feeds of new results: feed.xml with every run record and every regression between run
+dates, newest first, and one per model.
 
 Written as text, line by line, the bytes ElementTree wrote (indented by one space a level):
 every string from data has the characters XML 1.0 does not allow dropped (glyphs.printable),
@@ -10,10 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ..calc.changes import REGRESSION, Change
 from ..cards.glyphs import printable
 from ..records import MatrixRun, Run, Site
 from ..records.urls import link_problem
 from ..render import display
+from .changes import CHANGES_ROUTE, change_anchor
 from .datafiles import pair_route
 from .run import run_route
 
@@ -54,8 +57,8 @@ def _link(indent: str, rel: str, href: str, kind: str = "text/html") -> str:
     return f'{indent}<link rel="{rel}" type="{kind}" href="{_attr(href)}" />'
 
 
-def _stamp(run: Run) -> str:
-    return f"{run.date.isoformat()}T00:00:00Z"
+def _stamp(entry: Run | Change) -> str:
+    return f"{entry.date.isoformat()}T00:00:00Z"
 
 
 def run_title(site: Site, run: Run) -> str:
@@ -103,21 +106,34 @@ def entry_facts(run: Run) -> tuple:
     )
 
 
-def newest_first(runs: Iterable[Run]) -> list[Run]:
-    return sorted(runs, key=lambda r: (-r.date.toordinal(), r.id))
+def _entries(runs: Iterable[Run], changes: Iterable[Change]) -> list[Run | Change]:
+    """Runs and the regressions among `changes`, newest first; on one date, runs first."""
+    dated: list[tuple[tuple, Run | Change]] = [((-r.date.toordinal(), 0, r.id), r) for r in runs]
+    dated += [
+        ((-c.date.toordinal(), 1, change_anchor(c)), c) for c in changes if c.kind == REGRESSION
+    ]
+    return [entry for _, entry in sorted(dated, key=lambda pair: pair[0])]
 
 
-def atom_feed(site: Site, runs: Iterable[Run], path: str, title: str, page: str = "") -> str:
-    """The Atom feed at `path` of `runs` (an entry each, newest first); `page` is the route of
-    the page the feed follows (the overview by default)."""
+def atom_feed(
+    site: Site,
+    runs: Iterable[Run],
+    path: str,
+    title: str,
+    page: str = "",
+    changes: Iterable[Change] = (),
+) -> str:
+    """The Atom feed at `path` of `runs` and of the regressions among `changes` (an entry
+    each, newest first); `page` is the route of the page the feed follows (the overview by
+    default)."""
     base = site.config.base_url
-    runs = newest_first(runs)
+    entries = _entries(runs, changes)
     lines = [
         '<?xml version="1.0" encoding="utf-8"?>',
         f'<feed xmlns="{ATOM}">',
         _el(" ", "id", base + path),
         _el(" ", "title", title),
-        _el(" ", "updated", _stamp(runs[0]) if runs else "1970-01-01T00:00:00Z"),
+        _el(" ", "updated", _stamp(entries[0]) if entries else "1970-01-01T00:00:00Z"),
         _link(" ", "self", base + path, "application/atom+xml"),
         _link(" ", "alternate", base + page),
         " <author>",
@@ -125,8 +141,12 @@ def atom_feed(site: Site, runs: Iterable[Run], path: str, title: str, page: str 
         " </author>",
         _el(" ", "generator", "sitegen"),
     ]
-    for run in runs:
-        lines += _entry(site, run, base)
+    for entry in entries:
+        lines += (
+            _regression(site, entry, base)
+            if isinstance(entry, Change)
+            else _entry(site, entry, base)
+        )
     lines.append("</feed>")
     return "\n".join(lines) + "\n"
 
@@ -158,12 +178,57 @@ def _entry(site: Site, run: Run, base: str) -> list[str]:
     return lines
 
 
-def site_feed(site: Site) -> str:
-    return atom_feed(site, site.runs, FEED, f"{site.config.title}: new results")
+def _regression(site: Site, change: Change, base: str) -> list[str]:
+    """The lines of one regression's entry: it links its line of the changes page."""
+    link = base + CHANGES_ROUTE + "#" + change_anchor(change)
+    stamp = _stamp(change)
+    return [
+        " <entry>",
+        _el("  ", "id", link),
+        _el("  ", "title", regression_title(site, change)),
+        _el("  ", "updated", stamp),
+        _el("  ", "published", stamp),
+        _link("  ", "alternate", link),
+        _link("  ", "related", base + pair_route(change.model, change.gpu)),
+        f'  <category term="{_attr(change.model)}" />',
+        f'  <category term="{_attr(change.gpu)}" />',
+        f'  <category term="{REGRESSION}" />',
+        f'  <summary type="text">{_text(regression_summary(site, change))}</summary>',
+        " </entry>",
+    ]
 
 
-def model_feed(site: Site, model: str, runs: Iterable[Run]) -> str:
-    """The feed of a model's runs (`runs`: the model's, in the site's order; each model's feed
-    scanning every run of the site was 3.2 million comparisons at 2,000 pairs)."""
+def regression_title(site: Site, change: Change) -> str:
+    model, gpu = site.models[change.model].name, site.gpus[change.gpu].name
+    how = f"{display.engine_name(change.engine)} {display.precision_name(change.precision)}"
+    title = f"Regression: {model} on {gpu}, {how}, {site.workloads[change.workload].name}"
+    if change.headline_change is None:
+        return title
+    at = display.rate(site.config.headline_interactivity)
+    return f"{title}: {display.percent(change.headline_change * 100)} at {at} tok/s per user"
+
+
+def regression_summary(site: Site, change: Change) -> str:
+    """What moved: every target both dates reach, before and after, in tokens/s per GPU."""
+    rungs = "; ".join(
+        f"at {display.rate(r.target)} tok/s per user {display.tokens(r.before)} -> "
+        f"{display.tokens(r.after)} ({display.percent(r.change * 100)})"
+        for r in change.rungs
+    )
+    return (
+        f"Tokens/s per GPU of the run of {change.date.isoformat()} against the run of "
+        f"{change.previous_date.isoformat()}: {rungs}."
+    )
+
+
+def site_feed(site: Site, changes: Iterable[Change] = ()) -> str:
+    return atom_feed(site, site.runs, FEED, f"{site.config.title}: new results", changes=changes)
+
+
+def model_feed(site: Site, model: str, runs: Iterable[Run], changes: Iterable[Change] = ()) -> str:
+    """The feed of a model's runs and regressions (`runs`: the model's, in the site's order;
+    each model's feed scanning every run of the site was 3.2 million comparisons at 2,000
+    pairs)."""
     name = site.models[model].name
-    return atom_feed(site, runs, model_feed_path(model), f"{name}: new results", f"models/{model}/")
+    route = f"models/{model}/"
+    return atom_feed(site, runs, model_feed_path(model), f"{name}: new results", route, changes)

@@ -15,6 +15,7 @@ from ..records.credits import Credit, credits_for
 from ..render.content import CopyError, faq_applies, fill, render_copy
 from ..render.display import dollars, rate, tokens
 from . import faq
+from .changes import pair_section
 from .datafiles import curve_points, pair_json, pair_route, rung_json, to_json
 from .jsonld import faq_jsonld, plain
 from .page import DataFile, Page, Quote, View
@@ -44,6 +45,7 @@ class PairView(View):
     description: str
     badge: dict | None = None  # the README badge: path, markdown (views/share.py)
     embed: str | None = None  # the absolute address of its embed, where it has one (share.py)
+    changes: dict | None = None  # the "What changed" section (views/changes.py pair_section)
 
 
 def placeholders(src: Sources, model: str, gpu: str, summary: WorkloadSummary | None) -> dict:
@@ -266,6 +268,7 @@ def pair_page(src: Sources, model: str, gpu: str, points: list[list[list[dict]]]
         faq_jsonld=faq_jsonld(questions),
         compare=compare_links(src, model, gpu),
         description=description(src, model, gpu, main),
+        changes=pair_section(src, model, gpu) if main else None,
     )
     charts = tuple(
         c for w in workloads[:1] for c in (w["chart"], w["history_chart"]) if c is not None

@@ -149,6 +149,9 @@ class Share:
         pair = (f"{site.models[model].name} on {site.gpus[gpu].name}", pair_route(model, gpu))
         return self._with(page, [self._model(model), pair, (page.title, page.route)], image=False)
 
+    def changes(self, page: Page) -> Page:
+        return self._with(page, [(page.title, page.route)], image=False)
+
     def content(self, page: Page) -> Page:
         return self._with(page, [(page.title, page.route)], image=False)
 
@@ -215,11 +218,14 @@ def share_jobs(src: Sources, keys: Keys, job: Callable, kept: Callable) -> list:
             kept(name)
             or job(
                 name,
-                keys.of("feed", None, keys.facts(model)),
-                lambda src, m=model: (
-                    [],
-                    [DataFile(model_feed_path(m), model_feed(src.site, m, src.runs_of_model(m)))],
+                # its regressions read the figures of its pairs' runs
+                keys.of(
+                    "feed",
+                    None,
+                    keys.facts(model),
+                    [keys.pair(model, g) for g in src.gpus_of(model)],
                 ),
+                lambda src, m=model: ([], [_model_feed(src, m)]),
             )
         )
     for model, a, b in compared(src) if "compare" in cards else ():
@@ -235,13 +241,18 @@ def share_jobs(src: Sources, keys: Keys, job: Callable, kept: Callable) -> list:
                 ),
             )
         )
-    # a feed shows what its runs are, not their numbers: an edited figure leaves it as it is
+    # a feed shows what its runs are and, of their numbers, the regressions between run dates
     out.append(
         kept("feed")
         or job(
             "feed",
-            keys.of("feed", None, [keys.facts(m) for m in src.models]),
-            lambda src: ([], [DataFile(FEED, site_feed(src.site))]),
+            keys.of(
+                "feed",
+                None,
+                [keys.facts(m) for m in src.models],
+                sorted(keys.pair(*k) for k in src.pair_keys),
+            ),
+            lambda src: ([], [DataFile(FEED, site_feed(src.site, src.all_changes))]),
         )
     )
     out.append(
@@ -253,6 +264,14 @@ def share_jobs(src: Sources, keys: Keys, job: Callable, kept: Callable) -> list:
         )
     )
     return out
+
+
+def _model_feed(src: Sources, model: str) -> DataFile:
+    """A model's feed: its runs and its regressions."""
+    changes = [c for c in src.all_changes if c.model == model]
+    return DataFile(
+        model_feed_path(model), model_feed(src.site, model, src.runs_of_model(model), changes)
+    )
 
 
 def _pair_files(src: Sources, model: str, gpu: str) -> list[DataFile]:

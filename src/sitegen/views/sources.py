@@ -10,10 +10,11 @@ from markupsafe import Markup
 
 from ..calc import standings
 from ..calc.briefs import Brief, BriefMemo
+from ..calc.changes import Change, changes
 from ..calc.envelope import Envelope
 from ..calc.summaries import Summaries
 from ..calc.tables import WorkloadSummary
-from ..records import Problems, Run, Site
+from ..records import Problems, Run, Site, SweepRun
 from ..render.content import Content, CopyError, render_copy
 from .page import Quote
 
@@ -33,6 +34,10 @@ def compare_route(gpu_a: str, gpu_b: str, model: str) -> str:
 def embed_route(model: str, gpu: str) -> str:
     """Where a model x GPU's chart and ladder are for an <iframe>."""
     return f"embed/{model}/{gpu}/"
+
+
+def _sweep(run: Run) -> bool:
+    return isinstance(run, SweepRun)
 
 
 class Sources:
@@ -128,6 +133,15 @@ class Sources:
                 by_workload.items(), key=lambda kv: (kv[0] != default, kv[0])
             )
         ]
+
+    @functools.cached_property
+    def all_changes(self) -> list[Change]:
+        """Every change between run dates of the site, newest first (calc/changes.py)."""
+        return changes(self.site)
+
+    def changes_of(self, model: str, gpu: str) -> list[Change]:
+        """The changes of one model x GPU, newest first: from its own runs alone."""
+        return changes(self.site, [r for r in self.runs_of.get((model, gpu), []) if _sweep(r)])
 
     def gpus_of(self, model: str) -> list[str]:
         return self.gpus_by_model.get(model, [])
