@@ -13,7 +13,8 @@ from sitegen.pipeline.build import render_site
 from sitegen.render.display import percent, tokens
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
-PAGE = "models/m1/g1/index.html"
+PAIR = "models/m1/g1/index.html"
+PAGE = "models/m1/g1/chat/index.html"  # the history is on the workload's page
 HEADLINE = 20  # conftest's SITE_CONFIG headline interactivity
 
 # vLLM FP8 on three dates, getting faster; SGLang FP8 on two, the older not reaching 20 tok/s
@@ -146,11 +147,19 @@ def test_ladder_uses_only_the_latest_date(page, expected, make_site):
 
 def test_history_rows_link_to_run_reports(page):
     for rid in ("lab-vllm-0901", "lab-vllm-1001", "lab-vllm-1101", "lab-sglang-1001"):
-        assert f'href="../../../runs/{rid}/"' in page
+        assert f'href="../../../../runs/{rid}/"' in page
 
 
 def test_no_history_without_older_runs(make_site):
     files, _ = render_site(make_site())
-    html = files[PAGE].decode()
-    assert "history-chart" not in html and "Over time" not in html
+    html = files[PAIR].decode()
+    assert "history-chart" not in html and "over time" not in html
     assert "frontier-chart" in html
+    assert PAGE not in files  # the pair page shows all there is of its main workload
+
+
+def test_the_pair_page_links_to_its_main_workloads_history(make_site):
+    files, _ = render_site(make_site(runs=RUNS))
+    html = files[PAIR].decode()
+    assert "history-chart" not in html
+    assert 'href="chat/#history-chat">Chat over time</a>' in html

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sitegen.render.environment import environment
-from sitegen.render.jsonhtml import _ESCAPES, json_for_html
+from sitegen.render.jsonhtml import json_for_html
 
 values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.text(),
@@ -33,31 +33,3 @@ def test_the_tojson_filter_of_templates_is_the_same_helper(tmp_path) -> None:
         '<script>{"a": "\\u003c/script\\u003e\\u003c!--\\u0027\\u0026"}</script>'
         '<i data-x=\'{"a": "\\u003c/script\\u003e\\u003c!--\\u0027\\u0026"}\'>'
     )
-
-
-scalars = (
-    st.none()
-    | st.booleans()
-    | st.integers()
-    | st.floats()
-    | st.text()
-    | st.dates()  # json's `default`: the value's text
-)
-keys = st.text() | st.integers() | st.floats() | st.booleans() | st.none()
-nested = st.recursive(
-    scalars,
-    lambda inner: (
-        st.lists(inner, max_size=4)
-        | st.tuples(inner, inner)
-        | st.dictionaries(keys, inner, max_size=4)
-    ),
-    max_leaves=16,
-)
-
-
-@settings(max_examples=300)
-@given(nested, st.integers(0, 3))
-def test_indented_json_is_what_json_dumps_writes(value, indent) -> None:
-    """Structured data is written indented without json's pure-Python encoder: the same text."""
-    expected = json.dumps(value, ensure_ascii=False, indent=indent, sort_keys=False, default=str)
-    assert str(json_for_html(value, indent=indent)) == expected.translate(_ESCAPES)

@@ -141,4 +141,4 @@ def test_breadcrumbs_are_the_text_json_for_html_writes_of_them(base, trail):
             for i, (name, route) in enumerate(items, start=1)
         ],
     }
-    assert str(breadcrumbs(base, trail)) == str(json_for_html(data, indent=1))
+    assert str(breadcrumbs(base, trail)) == str(json_for_html(data))

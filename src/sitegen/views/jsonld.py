@@ -32,16 +32,16 @@ def faq_jsonld(entries: list[faq.Entry]) -> Markup:
             for e in entries
         ],
     }
-    return json_for_html(data, indent=1)
+    return json_for_html(data)
 
 
 def breadcrumbs(base_url: str, trail: list[tuple[str, str]]) -> Markup:
     """BreadcrumbList from the overview down to a page: `trail` is (name, route) below the
     overview, the page itself last. Every item has an absolute URL. Written from a template
-    (every page but the overview has one): the text json_for_html(data, indent=1) writes of
-    the list (tests/test_jsonld.py)."""
+    (every page but the overview has one): the text json_for_html(data) writes of the list
+    (tests/test_jsonld.py)."""
     items = [("Leaderboard", ""), *trail]
-    crumbs = ",\n".join(
+    crumbs = ", ".join(
         [
             _CRUMB % (i, encode_basestring(name), encode_basestring(base_url + route))
             for i, (name, route) in enumerate(items, start=1)
@@ -50,11 +50,8 @@ def breadcrumbs(base_url: str, trail: list[tuple[str, str]]) -> Markup:
     return written_for_html(_CRUMBS % crumbs)
 
 
-_CRUMBS = (
-    '{\n "@context": "https://schema.org",\n "@type": "BreadcrumbList",\n'
-    ' "itemListElement": [\n%s\n ]\n}'
-)
-_CRUMB = '  {\n   "@type": "ListItem",\n   "position": %d,\n   "name": %s,\n   "item": %s\n  }'
+_CRUMBS = '{"@context": "https://schema.org", "@type": "BreadcrumbList", "itemListElement": [%s]}'
+_CRUMB = '{"@type": "ListItem", "position": %d, "name": %s, "item": %s}'
 
 
 _SPDX = re.compile(r"\A[A-Za-z0-9][A-Za-z0-9.+-]*\Z")
@@ -113,4 +110,4 @@ def dataset_jsonld(
         first, last = dates
         data["temporalCoverage"] = f"{first.isoformat()}/{last.isoformat()}"
         data["dateModified"] = last.isoformat()
-    return json_for_html(data, indent=1)
+    return json_for_html(data)

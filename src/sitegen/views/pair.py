@@ -102,26 +102,32 @@ def workload_route(model: str, gpu: str, workload: str) -> str:
 def workload_ladder(src: Sources, summary: WorkloadSummary) -> dict:
     """What the pair page shows of a workload other than its main one: its ladder, and where
     its own page is (`route`)."""
+    own = workload_route(summary.model, summary.gpu, summary.workload)
     return {
         "summary": summary,
         "workload": src.site.workloads[summary.workload],
-        "route": workload_route(summary.model, summary.gpu, summary.workload),
+        "route": own,
+        "page": own,
     }
 
 
 def workload_view(
-    src: Sources, model: str, gpu: str, summary: WorkloadSummary, points: list[list[dict]]
+    src: Sources,
+    model: str,
+    gpu: str,
+    summary: WorkloadSummary,
+    points: list[list[dict]],
+    on_pair_page: bool = False,
 ) -> dict:
     """A workload in full: its ladder, chart, points, limit and history. `route`: the page
-    that shows it (the pair page for its main workload)."""
-    main = src.summaries(model, gpu)[0]
-    route = pair_route(model, gpu)
-    if summary.workload != main.workload:
-        route = workload_route(model, gpu, summary.workload)
+    that shows this view (the pair page for its main workload there); `page`: the
+    workload's own page, which also has its history."""
+    own = workload_route(model, gpu, summary.workload)
     return {
         "summary": summary,
         "workload": src.site.workloads[summary.workload],
-        "route": route,
+        "route": pair_route(model, gpu) if on_pair_page else own,
+        "page": own,
         **workload_charts(src, summary, points),
         **limit_at_headline(summary),
     }
@@ -140,10 +146,13 @@ class WorkloadView(View):
 
 
 def workload_pages(src: Sources, model: str, gpu: str) -> list[Page]:
-    """The page of each workload of a pair but its main one: its ladder, chart, every
-    measured config, the bandwidth limit and its history."""
+    """The page of each workload of a pair: its ladder, chart, every measured config, the
+    bandwidth limit, its history and its runs. The pair page shows all of the main workload's
+    but its history, so that one has a page only where it has a history."""
     site = src.site
-    summaries = src.summaries(model, gpu)[1:]
+    summaries = src.summaries(model, gpu)
+    if summaries and not history_rows(summaries[0]):
+        summaries = summaries[1:]
     pages = []
     for summary, points in zip(summaries, curve_points(summaries), strict=True):
         w = workload_view(src, model, gpu, summary, points)
@@ -229,7 +238,9 @@ def pair_page(src: Sources, model: str, gpu: str, points: list[list[list[dict]]]
     runs = src.runs_of.get((model, gpu), [])
     # the main workload in full; the others' ladders, their charts on pages of their own
     workloads = [
-        workload_view(src, model, gpu, s, of_summary) if i == 0 else workload_ladder(src, s)
+        workload_view(src, model, gpu, s, of_summary, on_pair_page=True)
+        if i == 0
+        else workload_ladder(src, s)
         for i, (s, of_summary) in enumerate(zip(summaries, points, strict=True))
     ]
     sources = sorted({r.source for r in runs if main and r.id in main.current_runs})
@@ -270,9 +281,7 @@ def pair_page(src: Sources, model: str, gpu: str, points: list[list[list[dict]]]
         description=description(src, model, gpu, main),
         changes=pair_section(src, model, gpu) if main else None,
     )
-    charts = tuple(
-        c for w in workloads[:1] for c in (w["chart"], w["history_chart"]) if c is not None
-    )
+    charts = tuple(w["chart"] for w in workloads[:1])  # the history is on the workload's page
     return Page(
         pair_route(model, gpu),
         "pair.html",
