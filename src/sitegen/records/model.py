@@ -199,6 +199,7 @@ class SiteConfig:
     description: str = ""
     license: str = ""  # of the published numbers: a URL, an SPDX identifier or a name
     cards: tuple[str, ...] = ("pair", "model", "compare")  # page kinds with a link-preview card
+    search: bool = True  # a search index of the pages, and a search box in their header
 
 
 @dataclass(frozen=True)

@@ -171,7 +171,7 @@ def site_config(c: Checker, data: Any, known_workloads: dict, pricing: Pricing) 
         top,
         (),
         ("title", "description", "base_url", "default_workload", "targets", "headline", "frontier")
-        + ("license", "cards"),
+        + ("license", "cards", "search"),
     )
     base_url = c.string(top, (), "base_url")
     if base_url and (why := base_url_problem(base_url)):
@@ -217,6 +217,7 @@ def site_config(c: Checker, data: Any, known_workloads: dict, pricing: Pricing) 
         headline_tier=tier or "",
         frontier_method=method or "interpolate",
         license=c.string(top, (), "license", required=False) or "",
+        search=bool(c.boolean(top, (), "search", default=True)),
     )
 
 
