@@ -4,17 +4,21 @@ and style) made from the built pages, for `pagefind/` under the output root.
 Pagefind reads the pages as a static host serves them: it indexes what a page marks with
 `data-pagefind-body` (the theme's `<main>`) and takes each result's title from the element
 marked `data-pagefind-meta="title[content]"`. The pages are put in a scratch folder (hard links
-where they are files already) and indexed as one folder: the Python API answers one message a
-tenth of a second, so a page each would take a minute for the flagship. Pagefind sorts what it
-reads, so the same pages give the same bytes.
+where they are files already) and indexed as one folder by Pagefind's binary, the one the
+`pagefind[bin]` package ships (found by `pagefind.service.get_executable`). Not through its
+Python service: that answers a message a tenth of a second after the last (a minute for the
+flagship's pages one by one), its in-memory answer is cut at 2 MiB, and it answers WriteFiles
+before the files are all written (an empty `pagefind-entry.json` was read back); the binary
+run as a command has written them all when it exits. Pagefind sorts what it reads: the same
+pages give the same bytes.
 """
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import os
 import shutil
+import subprocess
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -52,12 +56,8 @@ def search_files(pages: Iterable[tuple[str, bytes | Path]], scratch: Path) -> di
     site, bundle = scratch / "site", scratch / "bundle"
     for rel, source in pages:
         _place(site / rel, source)
-    try:
-        asyncio.run(_index(site, bundle))
-    except SearchError:
-        raise
-    except Exception as exc:  # the binary missing, or failing: Pagefind says which
-        raise SearchError(str(exc) or type(exc).__name__) from exc
+    site.mkdir(exist_ok=True)
+    _index(site, bundle, scratch)
     found = sorted(p for p in bundle.rglob("*") if p.is_file() and p.name not in UNUSED)
     return {f"{FOLDER}/{p.relative_to(bundle).as_posix()}": p.read_bytes() for p in found}
 
@@ -73,10 +73,20 @@ def _place(target: Path, source: bytes | Path) -> None:
         shutil.copyfile(source, target)
 
 
-async def _index(site: Path, bundle: Path) -> None:
-    from pagefind.index import PagefindIndex  # starts nothing until entered
+def _index(site: Path, bundle: Path, scratch: Path) -> None:
+    """Run Pagefind on `site` into `bundle`; in `scratch`, so that no Pagefind config file of
+    the folder sitegen runs in is read, and without PAGEFIND_ settings of the environment."""
+    from pagefind.service import get_executable
 
-    # leaving the context writes the bundle to `output_path` and stops Pagefind's process
-    async with PagefindIndex(config={"output_path": str(bundle)}) as index:
-        if site.is_dir():
-            await index.add_directory(str(site))
+    binary = get_executable()
+    if binary is None:
+        raise SearchError("Pagefind's binary is not installed")
+    env = {name: value for name, value in os.environ.items() if not name.startswith("PAGEFIND_")}
+    command = [str(binary), "--site", str(site), "--output-path", str(bundle), "--silent"]
+    try:
+        done = subprocess.run(command, cwd=scratch, env=env, capture_output=True, check=False)
+    except OSError as exc:
+        raise SearchError(f"{binary}: {exc.strerror or exc}") from None
+    if done.returncode != 0 or not (bundle / "pagefind-entry.json").is_file():
+        said = (done.stderr or done.stdout).decode("utf-8", "replace").strip().splitlines()
+        raise SearchError(said[-1] if said else f"Pagefind exited with {done.returncode}")
