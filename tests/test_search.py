@@ -241,6 +241,11 @@ def test_a_reader_finds_a_model_and_follows_the_result(browser, served):
     result = page.locator('.pagefind-ui__result-link[href="/board/models/m2/"]')
     assert HOSTILE in result.inner_text()  # its name as text, not as markup
     assert page.locator(".pagefind-ui__results i").count() == 0
+    field.press("Escape")  # empties the field, which closes the results
+    assert field.input_value() == ""
+    page.locator(".pagefind-ui__result-link").first.wait_for(state="detached")
+    field.fill("Zephyrine")
+    result.wait_for()
     result.click()
     page.wait_for_load_state()
     assert page.url == served + "models/m2/"
