@@ -154,6 +154,15 @@ def test_search_must_be_true_or_false(tmp_path):
     assert any(p.field == "search" and p.file == "sitegen.yaml" for p in failed.value.problems)
 
 
+def test_no_page_of_the_editors_takes_the_index_folder(tmp_path):
+    root = write_site(tmp_path / "site", SITE_CONFIG)
+    (root / "content").mkdir()
+    (root / "content/pagefind.md").write_text("# Our own search\n", encoding="utf-8")
+    with pytest.raises(SiteError) as failed:
+        build(root)
+    assert any("'pagefind' is reserved" in p.message for p in failed.value.problems)
+
+
 def test_the_same_pages_give_the_same_index_bytes(built, tmp_path):
     root, files = built
     build(root, tmp_path / "again", use_cache=False)
