@@ -172,11 +172,23 @@ def test_the_same_pages_give_the_same_index_bytes(built, tmp_path):
     assert again == files
 
 
-def test_the_index_is_kept_until_a_page_changes_then_made_anew(tmp_path):
+def not_called(*args: object) -> None:
+    raise AssertionError("the index was made again")
+
+
+def test_the_index_is_kept_until_a_page_changes_then_made_anew(tmp_path, monkeypatch):
     root = write_site(tmp_path / "site", SITE_CONFIG)
     build(root)
     before = tree(root / "public")
     assert build(root).rewritten == ()  # nothing changed: nothing written, the index kept
+    # a build with work that makes no page again keeps the index as it is, not made again
+    entry = root / "public/pagefind/pagefind-entry.json"
+    stamp = (entry.stat().st_ino, entry.stat().st_mtime_ns)
+    (root / "public/robots.txt").unlink()
+    with monkeypatch.context() as patched:
+        patched.setattr("sitegen.pipeline.search.search_files", not_called)
+        assert build(root).rewritten == ("robots.txt",)
+    assert (entry.stat().st_ino, entry.stat().st_mtime_ns) == stamp
     edited = sweep(model="m2", gpu="g2", configs=[config(8, 64, 4321.0, 100.0)])
     (root / "data/runs/lab/m2-g2.yaml").write_text(yaml.safe_dump(edited))
     result = build(root)
