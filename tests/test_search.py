@@ -1,7 +1,8 @@
 """Site search: `sitegen build` puts Pagefind's index of the sitemap's pages in pagefind/, every
 page has a search box that finds it at any depth under the site's path, `search: false` turns
 both off, the index is the same bytes for the same pages and made again when one changes (the
-preview's too), and a reader types a model's name and follows the result to its page."""
+preview's too, in Chromium as well), and a reader types a model's name and follows the
+result to its page."""
 
 from __future__ import annotations
 
@@ -282,3 +283,25 @@ def test_without_javascript_no_box_shows(browser, served):
     assert not page.locator("#site-search").is_visible()
     assert page.get_by_role("textbox").count() == 0
     context.close()
+
+
+def test_the_preview_searches_and_finds_what_an_edit_brought(browser, tmp_path, wait_until):
+    from sitegen.serve import Preview
+
+    root = write_site(tmp_path / "site", SITE_CONFIG)
+    with Preview(root, port=0) as preview:
+        page = browser.new_page()
+        page.set_default_timeout(15_000)
+        page.goto(preview.url)
+        assert preview.url.endswith("/board/")
+        field = page.get_by_role("search").get_by_role("textbox")
+        field.fill("Zephyrine")
+        page.locator('.pagefind-ui__result-link[href="/board/models/m2/"]').wait_for()
+        version = preview.state.current().version
+        models = root / "data/models.yaml"
+        models.write_text(models.read_text().replace("Model One", "Quokkaformer One"))
+        wait_until(lambda: preview.state.current().version != version, what="the rebuild")
+        page.goto(preview.url)
+        field.fill("Quokkaformer")
+        page.locator('.pagefind-ui__result-link[href="/board/models/m1/"]').wait_for()
+        page.close()
