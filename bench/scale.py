@@ -679,11 +679,13 @@ def measure(
     floor_pages: int,
     cards: str | None = None,
     preview: bool = False,
+    search: bool = True,
 ) -> Result:
     """Generate the site into `root`, run each build on it, and the floor right after; with
     `preview`, then the preview's builds.
 
     `cards` ("pair,model", "none") sets sitegen.yaml's `cards`; None leaves sitegen's default.
+    Without `search`, sitegen.yaml says `search: false` (no search index).
     """
     shape = shape_of(pairs)
     print(f"\n== {shape.describe()}")
@@ -694,6 +696,10 @@ def measure(
         with (root / "sitegen.yaml").open("a", encoding="utf-8") as config:
             config.write(f"cards: [{', '.join(kinds)}]\n")
         print(f"sitegen.yaml: cards: [{', '.join(kinds)}] (link-preview cards of these pages only)")
+    if not search:
+        with (root / "sitegen.yaml").open("a", encoding="utf-8") as config:
+            config.write("search: false\n")
+        print("sitegen.yaml: search: false (no search index)")
     records = list((root / "data/runs").rglob("*.*"))
     suffixes = Counter(p.suffix for p in records)
     print(
@@ -926,6 +932,9 @@ def main() -> None:
         action="store_true",
         help="also time the preview's rebuilds after an edit (its first build costs a cold one)",
     )
+    parser.add_argument(
+        "--no-search", action="store_true", help="sitegen.yaml's search: false (no search index)"
+    )
     parser.add_argument("--preview-of", type=Path, help=argparse.SUPPRESS)  # the child's site
     args = parser.parse_args()
     if args.preview_of:
@@ -945,7 +954,15 @@ def main() -> None:
     try:
         for pairs in sizes:
             with site_folder(args.dir, pairs) as root:
-                result = measure(root, pairs, no_cache, args.floor_pages, args.cards, args.preview)
+                result = measure(
+                    root,
+                    pairs,
+                    no_cache,
+                    args.floor_pages,
+                    args.cards,
+                    args.preview,
+                    not args.no_search,
+                )
                 report(result)
             print(f"load average: {load_average()}")
     finally:

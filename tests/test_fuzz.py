@@ -24,12 +24,13 @@ from sitegen.records import SiteError
 
 
 def theme_script(attrs: dict[str, str | None]) -> bool:
-    """A script element the theme writes: data blocks, or one of its own files (linked from
-    the base path on 404.html)."""
+    """A script element the theme writes: data blocks, or one of its own files or the search
+    UI the build makes beside its index (linked from the base path on 404.html)."""
     if attrs.get("type") in ("application/ld+json", "application/json"):
         return True
     src = attrs.get("src") or ""
-    return re.fullmatch(r"((\.\./)*|/[a-z/]*/)assets/[a-z]+\.js", src) is not None
+    shipped = r"((\.\./)*|/[a-z/]*/)(assets/[a-z]+|pagefind/pagefind-ui)\.js"
+    return re.fullmatch(shipped, src) is not None
 
 
 class Injected(HTMLParser):

@@ -208,6 +208,7 @@ def test_a_build_reports_its_phases_and_every_page(make_site, tmp_path) -> None:
         ("cards", cards),
         ("charts", drawn),
         ("render", pages),
+        ("search", 0),  # the search index, after all pages
         ("write", 0),
     ]
     assert cards >= 1 and drawn >= 1  # the site has a pair page, its card and its chart

@@ -14,6 +14,7 @@ from conftest import MODELS, config, sweep
 from sitegen.calc.briefs import BriefMemo
 from sitegen.calc.summaries import Summaries
 from sitegen.pipeline import stages as outputs
+from sitegen.pipeline.search import InMemory
 from sitegen.pipeline.stages import Memo, Reuse, render_outputs, render_site
 from sitegen.records import Problems, Site, SiteError, load_site
 from sitegen.records.parquet import archive_bytes
@@ -174,7 +175,9 @@ def test_the_reuse_of_a_replanned_build_keeps_what_did_not_change(site):
     reuse = Reuse(first.jobs, first.files.__contains__)
     render(root, memo)  # the plan of the state `first` was made in
     changed = rewrite(root, "lab/d.json", sweep(model="m2", gpu="g2", engine="sglang", source="B"))
-    again = render_outputs(root, memo=memo, changed={changed}, reuse=reuse)
+    # the pages kept are `first`'s (for the search index)
+    pages = InMemory(first.files)
+    again = render_outputs(root, memo=memo, changed={changed}, reuse=reuse, outputs=pages)
     assert "pair m1 g1" not in again.made and "run runs/lab-d/" in again.made
 
 

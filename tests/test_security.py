@@ -194,8 +194,10 @@ def test_json_ld_holds_no_markup_whatever_the_names_and_answers(make_site, tmp_p
     # the page's only script elements are the theme's, and the page text is all there
     scripts = re.findall(r"<script[^>]*>", html)
     theme = [t for t in scripts if "ld+json" not in t]
-    # theme.js is not deferred: it sets the dark-mode choice before the page paints
-    assert all(re.fullmatch(r'<script src="[./]*assets/[a-z]+\.js"( defer)?>', t) for t in theme)
+    # theme.js is not deferred: it sets the dark-mode choice before the page paints; the
+    # search's UI is the one the build made beside its index (pagefind/)
+    shipped = r'<script src="[./]*(assets/[a-z]+|pagefind/pagefind-ui)\.js"( defer)?>'
+    assert all(re.fullmatch(shipped, t) for t in theme)
     # breadcrumbs, Dataset and FAQ
     assert len(scripts) == len(theme) + 3 and "<!--<script>" not in html
     trail = json.loads(jsonld(html, "BreadcrumbList"))["itemListElement"]

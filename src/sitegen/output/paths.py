@@ -23,6 +23,7 @@ from ..records import Problem, Problems, Site
 from ..records.load import read_document
 from ..render.content import Content
 from ..render.environment import ASSETS, asset_names
+from .search import FOLDER as SEARCH_FOLDER
 
 MAX_COMPONENT_BYTES = 255  # NAME_MAX of ext4, APFS, NTFS...
 # Linux allows 4096 bytes for a whole path: this leaves the output folder's own path room
@@ -32,7 +33,7 @@ SITE_FILES = (
     *("index.html", "404.html", "sitemap.xml", "robots.txt", "feed.xml", "llms.txt"),
     "changes.json",
 )
-RESERVED_PAGE_NAMES = (*SITE_FILES, ASSETS, "data")
+RESERVED_PAGE_NAMES = (*SITE_FILES, ASSETS, "data", SEARCH_FOLDER)
 # no folder may take the name of a file a build writes in folders
 FILE_NAMES = ("index.html", "data.json", "social.png", "badge.svg", *SITE_FILES)
 VS = "-vs-"

@@ -128,6 +128,20 @@ class Staging:
             info = self._write(rel, data)
         return Stored(Entry(new_digest, info.st_size, info.st_mtime_ns), staged=True)
 
+    def source(self, rel: str, out: Stored | Kept) -> Path:
+        """The file that holds output `rel` before the commit: the staged one, or the output
+        folder's (kept, or holding these bytes already)."""
+        if isinstance(out, Stored) and out.staged:
+            return self.root / rel
+        return self.out_dir / rel
+
+    def scratch(self) -> tempfile.TemporaryDirectory[str]:
+        """An empty folder beside the output folder (its file system: outputs can be linked
+        into it), removed on leaving it or, after a build that was killed, by the next one."""
+        return tempfile.TemporaryDirectory(
+            prefix=f".{self.out_dir.name}.new-", dir=self.out_dir.parent
+        )
+
     def commit(self, files: Mapping[str, Stored | Kept]) -> Written:
         """Make the output folder hold exactly `files` (and the marker).
 

@@ -103,7 +103,15 @@ def _build(
     from .stages import render_outputs
 
     rendered = render_outputs(
-        site_root, strict, use_cache, progress, reuse, parallel=True, store=staging.put, scan=scan
+        site_root,
+        strict,
+        use_cache,
+        progress,
+        reuse,
+        parallel=True,
+        store=staging.put,
+        scan=scan,
+        outputs=staging,
     )
     if inputs is None and scan is not None:  # the scan, with the loader's digests where open
         done = scan.completed(rendered.read, site_root)

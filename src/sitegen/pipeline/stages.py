@@ -30,6 +30,7 @@ from ..views.replan import LastPlan, kept_jobs, last_plan
 from .jobcache import JobRecord
 from .making import Maker, keep_bytes, make_all, workers_for
 from .progress import Progress
+from .search import SEARCH_JOB, InMemory, Outputs, indexed_pages, search_outputs
 
 
 @dataclass(frozen=True)
@@ -109,6 +110,7 @@ def render_outputs(
     scan: InputScan | None = None,
     changed: set[str] | None = None,
     notes: bool = False,
+    outputs: Outputs | None = None,
 ) -> Rendered:
     """Every output of the site; a job that `reuse` can keep is given as KEPT, not made.
 
@@ -119,8 +121,10 @@ def render_outputs(
     A `memo` keeps the load cache, summaries, briefs and plan between builds of one process
     (the preview); with it, `changed` names the site's files changed since its last build,
     as a watcher reported them (records.load.listed_changes; None: not known). A `scan` of
-    the site's files made by this build saves the loader a look of its own. With `notes`,
-    the problems also hold notes (configs whose MBU is above 100 %: sitegen check).
+    the site's files made by this build saves the loader a look of its own. `outputs` finds
+    the bytes of the pages for the search index: those kept are not in memory (the default
+    holds only the ones made now). With `notes`, the problems also hold notes (configs whose
+    MBU is above 100 %: sitegen check).
     """
     site_root = Path(site_root)
     progress = progress or Progress()
@@ -180,6 +184,17 @@ def render_outputs(
 
     files: dict[str, Any] = {rel: KEPT for record in kept.values() for rel in record.outputs}
     fresh = dict(made.files)
+    if site.config.search:
+        progress.phase("search")
+        last_index = reuse.records.get(SEARCH_JOB) if reuse is not None else None
+        intact = reuse.intact if reuse is not None else None
+        pages = indexed_pages(jobs, records)
+        record, index = search_outputs(
+            pages, {**files, **fresh}, last_index, intact, outputs or InMemory(), store
+        )
+        records[SEARCH_JOB] = record
+        for rel, out in index.items():
+            (files if out is KEPT else fresh)[rel] = out
     sitemap = [row for job in jobs for row in records[job.name].sitemap]
     own = {
         "sitemap.xml": sitemap_xml(site.config.base_url, sitemap).encode(),

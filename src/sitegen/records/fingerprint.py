@@ -27,6 +27,7 @@ from .sitefiles import SiteFiles, run_suffixed
 LIBRARIES = (
     *("jinja2", "markupsafe", "markdown-it-py", "pyyaml", "numpy", "pandas", "pyarrow"),
     *("pillow", "fonttools"),  # the cards' glyph rasteriser (FreeType inside) and font reader
+    *("pagefind", "pagefind-bin"),  # the search index (output/search.py)
 )
 
 

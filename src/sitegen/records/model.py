@@ -205,6 +205,7 @@ class SiteConfig:
     # the relative change of a curve's rung between run dates that makes a change entry
     change_threshold: float = 0.10
     spread_days: int = 30  # a ladder's spread reads the winning curve's runs this many days back
+    search: bool = True  # a search index of the pages, and a search box in their header
 
 
 @dataclass(frozen=True)

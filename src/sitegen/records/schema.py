@@ -207,7 +207,7 @@ def site_config(c: Checker, data: Any, known_workloads: dict, pricing: Pricing) 
         top,
         (),
         ("title", "description", "base_url", "default_workload", "targets", "headline", "frontier")
-        + ("license", "cards", "change_threshold", "spread_days"),
+        + ("license", "cards", "change_threshold", "spread_days", "search"),
     )
     base_url = c.string(top, (), "base_url")
     if base_url and (why := base_url_problem(base_url)):
@@ -255,6 +255,7 @@ def site_config(c: Checker, data: Any, known_workloads: dict, pricing: Pricing) 
         license=c.string(top, (), "license", required=False) or "",
         change_threshold=c.number(top, (), "change_threshold", required=False) or 0.10,
         spread_days=c.integer(top, (), "spread_days", required=False) or 30,
+        search=bool(c.boolean(top, (), "search", default=True)),
     )
 
 

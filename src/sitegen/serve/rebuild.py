@@ -13,6 +13,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from ..pipeline.jobcache import JobRecord
+from ..pipeline.search import InMemory
 from ..pipeline.stages import Memo, Reuse, render_outputs
 from ..records import Problem, Problems, SiteError
 from .state import SiteState, Snapshot
@@ -122,7 +123,12 @@ class Rebuilder:
         reuse = Reuse(self._records, None, self._checked)
         changed = set(trigger) or None
         rendered = render_outputs(
-            self.site_root, reuse=reuse, parallel=parallel, memo=self._memo, changed=changed
+            self.site_root,
+            reuse=reuse,
+            parallel=parallel,
+            memo=self._memo,
+            changed=changed,
+            outputs=InMemory(last),  # the pages kept, for the search index
         )
         files = dict(last)  # the kept ones as they were: a copy, then what changed (67,800)
         for rel in last.keys() - rendered.files.keys():
