@@ -93,10 +93,17 @@ def write_site(root: Path, site_config: dict) -> Path:
     return root
 
 
-def test_the_index_holds_every_page_of_the_sitemap_and_no_other(built):
+# the pages a reader searches for: the overview, the changes page, pair, model, GPU and GPU pair
+# pages and content pages (not run reports, per-model comparisons, workload pages nor embeds)
+FOUND = re.compile(r"(|changes/|models/[^/]+/([^/]+/)?|gpus/[^/]+/|compare/[^/]+-vs-[^/]+/)")
+
+
+def test_the_index_holds_the_pages_readers_look_for_and_no_other(built):
     _, files = built
     entry = json.loads(files["pagefind/pagefind-entry.json"])
-    pages = sitemap_routes(files["sitemap.xml"])
+    pages = [p for p in sitemap_routes(files["sitemap.xml"]) if FOUND.fullmatch(p)]
+    assert "models/m1/g1/" in pages and "gpus/g1/" in pages and "compare/g1-vs-g2/" not in pages
+    assert [p for p in sitemap_routes(files["sitemap.xml"]) if p.startswith("runs/")]
     assert sum(language["page_count"] for language in entry["languages"].values()) == len(pages)
     for name in ("pagefind.js", "pagefind-ui.js", "pagefind-ui.css", "pagefind-worker.js"):
         assert files[f"pagefind/{name}"]
@@ -105,7 +112,7 @@ def test_the_index_holds_every_page_of_the_sitemap_and_no_other(built):
     assert "/404.html" not in urls
 
 
-def test_a_result_has_the_page_title_and_only_the_main_content(built):
+def test_a_result_has_the_page_title_and_its_heading_without_figures(built):
     _, files = built
     html = files["models/m2/index.html"].decode()
     title = unescape(re.search(r"<title>(.*?)</title>", html).group(1))
@@ -113,7 +120,8 @@ def test_a_result_has_the_page_title_and_only_the_main_content(built):
     (record,) = [f for f in fragments(files) if f["url"] == "/models/m2/"]
     assert record["meta"]["title"] == page_title and HOSTILE in page_title
     assert HOSTILE in record["content"]
-    for other in fragments(files):  # the header's and footer's words are nowhere
+    for other in fragments(files):  # the header's, footer's and figures' words are nowhere
+        assert "tokens/s" not in other["content"]
         assert "Built with sitegen" not in other["content"]
         assert "Skip to the content" not in other["content"]
 
@@ -125,6 +133,9 @@ def test_every_page_has_a_hidden_box_that_finds_the_bundle_under_the_site_path(b
     for name in pages:
         html = files[name].decode()
         box = search_box(html)
+        if name.startswith("embed/"):  # a frame in another site's page: no header, no box
+            assert box is None
+            continue
         assert box is not None and "hidden" in html[html.index('class="site-search"') :][:200]
         # where a host serves the page: a folder's index.html at the folder's address; the 404
         # page at any address (its links start at the site's path)
@@ -134,7 +145,9 @@ def test_every_page_has_a_hidden_box_that_finds_the_bundle_under_the_site_path(b
         scripts = re.findall(r'<script src="([^"]*)"', html)
         assert any(urljoin(where, s) == BASE + "pagefind/pagefind-ui.js" for s in scripts)
         assert any(urljoin(where, s) == BASE + "assets/search.js" for s in scripts)
-        assert "data-pagefind-body" in re.search(r"<main[^>]*>", html).group(0)
+        # what is indexed: a page's heading, names only, so that new figures keep the index
+        if name in ("index.html", "models/m1/index.html", "models/m1/g1/index.html"):
+            assert "data-pagefind-body" in re.search(r"<h1[^>]*>", html).group(0)
     assert "assets/search.js" in files
 
 
@@ -177,7 +190,15 @@ def not_called(*args: object) -> None:
     raise AssertionError("the index was made again")
 
 
-def test_the_index_is_kept_until_a_page_changes_then_made_anew(tmp_path, monkeypatch):
+def rename(root: Path, name: str) -> None:
+    """Give model m2 another name in data/models.yaml."""
+    path = root / "data/models.yaml"
+    models = yaml.safe_load(path.read_text())
+    models["m2"]["name"] = name
+    path.write_text(yaml.safe_dump(models))
+
+
+def test_the_index_is_kept_until_a_name_changes_then_made_anew(tmp_path, monkeypatch):
     root = write_site(tmp_path / "site", SITE_CONFIG)
     build(root)
     before = tree(root / "public")
@@ -190,17 +211,25 @@ def test_the_index_is_kept_until_a_page_changes_then_made_anew(tmp_path, monkeyp
         patched.setattr("sitegen.pipeline.search.search_files", not_called)
         assert build(root).rewritten == ("robots.txt",)
     assert (entry.stat().st_ino, entry.stat().st_mtime_ns) == stamp
+    # new figures change pages, not what is indexed of them (their headings): the index stays
     edited = sweep(model="m2", gpu="g2", configs=[config(8, 64, 4321.0, 100.0)])
     (root / "data/runs/lab/m2-g2.yaml").write_text(yaml.safe_dump(edited))
+    with monkeypatch.context() as patched:
+        patched.setattr("sitegen.pipeline.search.search_files", not_called)
+        result = build(root)
+    assert "models/m2/g2/index.html" in result.rewritten
+    assert not any(name.startswith("pagefind/") for name in result.rewritten)
+    build(root, tmp_path / "fresh", use_cache=False)  # as a build from nothing makes it
+    assert tree(root / "public") == tree(tmp_path / "fresh")
+    # a new name changes what is indexed: the index is made anew
+    rename(root, "Model Renamed")
     result = build(root)
     after = tree(root / "public")
     changed = {name for name in after if before.get(name) != after[name]}
-    assert any(name.startswith("pagefind/") for name in result.rewritten)
     assert any(name.startswith("pagefind/fragment/") for name in changed)
-    # the index equals the one a build from nothing makes of the edited site
-    build(root, tmp_path / "fresh", use_cache=False)
-    assert after == tree(tmp_path / "fresh")
-    assert any("4,321" in f["content"] for f in fragments(after))
+    build(root, tmp_path / "fresh2", use_cache=False)
+    assert after == tree(tmp_path / "fresh2")
+    assert any("Model Renamed" in f["content"] for f in fragments(after))
 
 
 def test_the_preview_serves_the_index_and_makes_it_again_after_an_edit(tmp_path):
@@ -209,11 +238,10 @@ def test_the_preview_serves_the_index_and_makes_it_again_after_an_edit(tmp_path)
     first = rebuilder.build_now().snapshot.files
     assert "pagefind/pagefind-entry.json" in first
     assert first == render_site(root, use_cache=False)[0]
-    edited = sweep(model="m2", gpu="g2", configs=[config(8, 64, 4321.0, 100.0)])
-    (root / "data/runs/lab/m2-g2.yaml").write_text(yaml.safe_dump(edited))
-    again = rebuilder.build_now({"data/runs/lab/m2-g2.yaml"}).snapshot.files
+    rename(root, "Model Renamed")
+    again = rebuilder.build_now({"data/models.yaml"}).snapshot.files
     assert again == render_site(root, use_cache=False)[0]
-    assert any("4,321" in f["content"] for f in fragments(again))
+    assert any("Model Renamed" in f["content"] for f in fragments(again))
 
 
 def test_without_pagefind_the_build_says_how_to_go_on(tmp_path, monkeypatch):

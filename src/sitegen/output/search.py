@@ -40,10 +40,10 @@ class SearchError(Exception):
     """Pagefind could not make the index (not installed, or it failed)."""
 
 
-def search_key(pages: Iterable[tuple[str, str]]) -> str:
-    """The digest of what the index is made of: each indexed page's output path and the key of
-    the job that made it (equal keys, equal bytes; the keys cover Pagefind's version)."""
-    digest = hashlib.sha256(b"search index 1\0")
+def search_key(pages: Iterable[tuple[str, str]], basis: str) -> str:
+    """The digest of what the index is made of: each indexed page's output path and what its
+    indexed text depends on, and what all of them do (`basis`: names, templates, versions)."""
+    digest = hashlib.sha256(f"search index 2\0{basis}\0".encode())
     for rel, key in sorted(pages):
         digest.update(f"{rel}\0{key}\0".encode())
     return digest.hexdigest()

@@ -30,7 +30,14 @@ from ..views.replan import LastPlan, kept_jobs, last_plan
 from .jobcache import JobRecord
 from .making import Maker, keep_bytes, make_all, workers_for
 from .progress import Progress
-from .search import SEARCH_JOB, InMemory, Outputs, indexed_pages, search_outputs
+from .search import (
+    SEARCH_JOB,
+    InMemory,
+    Outputs,
+    index_basis,
+    indexed_pages,
+    search_outputs,
+)
 
 
 @dataclass(frozen=True)
@@ -190,7 +197,13 @@ def render_outputs(
         intact = reuse.intact if reuse is not None else None
         pages = indexed_pages(jobs, records)
         record, index = search_outputs(
-            pages, {**files, **fresh}, last_index, intact, outputs or InMemory(), store
+            pages,
+            index_basis(keys),
+            {**files, **fresh},
+            last_index,
+            intact,
+            outputs or InMemory(),
+            store,
         )
         records[SEARCH_JOB] = record
         for rel, out in index.items():
