@@ -15,7 +15,8 @@ import pytest
 
 from sitegen.render.display import rate, tokens
 
-PAIR = "models/m1/g1/index.html"  # three engine x precision curves, and a history
+PAIR = "models/m1/g1/index.html"  # three engine x precision curves
+HISTORY = "models/m1/g1/chat/index.html"  # its main workload's page: the history
 COMPARE = "compare/g1-vs-g3/m1/index.html"  # two GPUs' envelopes
 
 
@@ -127,7 +128,7 @@ def test_follow_a_comparison_from_a_gpu_page(served, tab):
 
 def test_date_labels_do_not_overlap_as_drawn(public, tab):
     """Measured by the browser's own text layout, not an estimate."""
-    tab.goto((public / PAIR).as_uri())
+    tab.goto((public / HISTORY).as_uri())
     boxes = tab.evaluate(
         """() => {
           const svg = document.querySelector('svg.history-chart');
@@ -146,7 +147,7 @@ def test_date_labels_do_not_overlap_as_drawn(public, tab):
 
 @pytest.mark.parametrize(
     ("page_path", "chart_class"),
-    [(PAIR, "frontier-chart"), (PAIR, "history-chart"), (COMPARE, "envelope-chart")],
+    [(PAIR, "frontier-chart"), (HISTORY, "history-chart"), (COMPARE, "envelope-chart")],
 )
 def test_a_point_shows_its_own_tip_on_hover_and_focus(public, tab, page_path, chart_class):
     """assets/charts.js draws one tip a chart, the hovered or focused point's title lines: its

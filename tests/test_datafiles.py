@@ -222,12 +222,19 @@ def test_a_pairs_page_and_data_json_share_one_reading_of_its_points(flagship_fil
     page, data = pair_outputs(src, model, gpu)
     assert len(reads) == curves  # once a curve, not once for the page and once for data.json
     assert data.data == fresh_json.encode()
-    charts = [w["chart_data"] for w in page.view.workloads]
-    assert charts == fresh_charts
+    # the page shows its main workload's chart (the others' are on their own pages)
+    charts = [w["chart_data"] for w in page.view.workloads[:1]]
+    assert charts == fresh_charts[:1]
     parsed = json.loads(data.data)["workloads"]
-    for s, chart in zip(summaries, charts, strict=True):
+    for s, chart in zip(summaries[:1], charts, strict=True):
         for listed, drawn in zip(parsed[s.workload]["curves"], chart["curves"], strict=True):
             assert [
-                dict(p, parallelism=q["parallelism"], date=q["date"], figures=point_figures(p))
+                dict(
+                    p,
+                    parallelism=q["parallelism"],
+                    date=q["date"],
+                    figures=point_figures(p),
+                    nodes=q["nodes"],
+                )
                 for p, q in zip(listed["points"], drawn["points"], strict=True)
             ] == drawn["points"]

@@ -81,7 +81,8 @@ def test_a_chart_spanning_the_whole_range_draws(make_site) -> None:
     root = make_site(runs=runs)
     result = cli("build", "--site", root)
     assert result.exit_code == 0, result.output
-    page = (root / "public" / "models" / "m1" / "g1" / "index.html").read_text()
+    # the history is on the main workload's page
+    page = (root / "public" / "models" / "m1" / "g1" / "chat" / "index.html").read_text()
     assert 'class="chart history-chart"' in page
     assert "2000" in page and "2099" in page
 

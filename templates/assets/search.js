@@ -16,6 +16,9 @@
       showImages: false,
       showSubResults: false
     });
+    // Pagefind names its field by a title alone (a tooltip): give it a name of its own
+    var input = box.querySelector("input");
+    if (input) input.setAttribute("aria-label", "Search this site");
     box.hidden = false;
     // Escape empties the field, which closes the results
     box.addEventListener("keydown", function (event) {
