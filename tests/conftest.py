@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import json
 import os
 import shutil
+import threading
 from collections.abc import Callable, Iterator
 from html.parser import HTMLParser
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -405,3 +409,24 @@ def only_new_threads(monkeypatch):
     monkeypatch.setattr(
         forking.threading, "enumerate", lambda: [t for t in every() if t not in before]
     )
+
+
+class _QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+        pass
+
+
+@contextlib.contextmanager
+def static_server(folder: Path) -> Iterator[str]:
+    """`folder` served over HTTP on a free port of 127.0.0.1, as a static host serves it (a
+    folder's address opens its index.html): the server's address, ending in /."""
+    handler = functools.partial(_QuietHandler, directory=str(folder))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()

@@ -5,14 +5,12 @@ its own tip, drawn by assets/charts.js."""
 
 from __future__ import annotations
 
-import functools
-import threading
 from collections.abc import Iterator
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 
+from conftest import static_server
 from sitegen.render.display import rate, tokens
 
 PAIR = "models/m1/g1/index.html"  # three engine x precision curves
@@ -98,18 +96,8 @@ def test_without_javascript_every_series_is_drawn_and_listed(public, browser):
 @pytest.fixture(scope="module")
 def served(public) -> Iterator[str]:
     """The built site over HTTP, as a host serves it (a folder's link opens its index.html)."""
-    handler = functools.partial(QuietHandler, directory=str(public))
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
-    server.server_close()
-
-
-class QuietHandler(SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
-        pass
+    with static_server(public) as address:
+        yield address
 
 
 def test_follow_a_comparison_from_a_gpu_page(served, tab):

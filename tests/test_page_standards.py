@@ -7,19 +7,18 @@ PAGES lists one page of each kind; a new page kind adds its page there.
 
 from __future__ import annotations
 
-import functools
 import json
 import os
 import re
 import shutil
-import threading
 from collections.abc import Iterator
 from html.parser import HTMLParser
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
 import pytest
+
+from conftest import static_server
 
 PAGES = [
     "index.html",  # the overview
@@ -54,18 +53,8 @@ def public(flagship_files, tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def served(public) -> Iterator[str]:
     """The site's address under its sub-path, served from the folder above it."""
-
-    class Quiet(SimpleHTTPRequestHandler):
-        def log_message(self, format: str, *args: object) -> None:  # noqa: A002
-            pass
-
-    handler = functools.partial(Quiet, directory=str(public.parent))
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/{SUB_PATH}/"
-    server.shutdown()
-    thread.join()
+    with static_server(public.parent) as address:
+        yield f"{address}{SUB_PATH}/"
 
 
 def test_every_listed_page_is_built(public):

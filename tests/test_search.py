@@ -6,21 +6,18 @@ result to its page."""
 
 from __future__ import annotations
 
-import functools
 import gzip
 import json
 import re
-import threading
 from collections.abc import Iterator
 from html import unescape
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
 import pytest
 import yaml
 
-from conftest import SITE_CONFIG, config, sweep
+from conftest import SITE_CONFIG, config, static_server, sweep
 from sitegen.pipeline.build import build, render_site
 from sitegen.records import SiteError
 from sitegen.serve.rebuild import Rebuilder
@@ -257,24 +254,14 @@ def test_without_pagefind_the_build_says_how_to_go_on(tmp_path, monkeypatch):
 # In Chromium, served under the site's path ------------------------------------------------
 
 
-class QuietHandler(SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
-        pass
-
-
 @pytest.fixture(scope="module")
 def served(built, tmp_path_factory) -> Iterator[str]:
     """The built site over HTTP at /board/, as a host serves a site under a path."""
     root, _ = built
     top = tmp_path_factory.mktemp("host")
     (top / "board").symlink_to(root / "public", target_is_directory=True)
-    handler = functools.partial(QuietHandler, directory=str(top))
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/board/"
-    server.shutdown()
-    server.server_close()
+    with static_server(top) as address:
+        yield f"{address}board/"
 
 
 def test_a_reader_finds_a_model_and_follows_the_result(browser, served):

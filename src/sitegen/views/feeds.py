@@ -151,21 +151,25 @@ def atom_feed(
     return "\n".join(lines) + "\n"
 
 
+def _head(link: str, title: str, stamp: str, related: str) -> list[str]:
+    """An entry's first lines: its id and link, its title and dates, the page it is about."""
+    return [
+        " <entry>",
+        _el("  ", "id", link),
+        _el("  ", "title", title),
+        _el("  ", "updated", stamp),
+        _el("  ", "published", stamp),
+        _link("  ", "alternate", link),
+        _link("  ", "related", related),
+    ]
+
+
 def _entry(site: Site, run: Run, base: str) -> list[str]:
     """The lines of one run's entry."""
     report = base + run_route(run.id)
     stamp = _stamp(run)
-    lines = [
-        " <entry>",
-        _el("  ", "id", report),
-        _el("  ", "title", run_title(site, run)),
-        _el("  ", "updated", stamp),
-        _el("  ", "published", stamp),
-        _link("  ", "alternate", report),
-        _link("  ", "related", base + pair_route(run.model, run.gpu)),
-        "  <author>",
-        _el("   ", "name", run.source),
-    ]
+    lines = _head(report, run_title(site, run), stamp, base + pair_route(run.model, run.gpu))
+    lines += ["  <author>", _el("   ", "name", run.source)]
     if run.url and not link_problem(run.url):  # checked when read; kept so here too
         lines.append(_el("   ", "uri", run.url))
     lines += [
@@ -182,14 +186,9 @@ def _regression(site: Site, change: Change, base: str) -> list[str]:
     """The lines of one regression's entry: it links its line of the changes page."""
     link = base + CHANGES_ROUTE + "#" + change_anchor(change)
     stamp = _stamp(change)
+    related = base + pair_route(change.model, change.gpu)
     return [
-        " <entry>",
-        _el("  ", "id", link),
-        _el("  ", "title", regression_title(site, change)),
-        _el("  ", "updated", stamp),
-        _el("  ", "published", stamp),
-        _link("  ", "alternate", link),
-        _link("  ", "related", base + pair_route(change.model, change.gpu)),
+        *_head(link, regression_title(site, change), stamp, related),
         f'  <category term="{_attr(change.model)}" />',
         f'  <category term="{_attr(change.gpu)}" />',
         f'  <category term="{REGRESSION}" />',
