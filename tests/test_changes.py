@@ -475,3 +475,17 @@ def test_the_filter_hides_other_models_and_gpus_and_without_javascript_all_show(
     page.select_option("#cf-model", "m2")
     assert visible.count() == 0 and page.locator(".change-empty").is_visible()
     context.close()
+
+
+def test_the_changes_page_lists_the_newest_entries_and_says_where_the_rest_are(
+    flagship, monkeypatch
+):
+    monkeypatch.setattr("sitegen.views.changes.PAGE_LATEST", 10)
+    files, _ = render_site(flagship, use_cache=False)
+    every = json.loads(files["changes.json"])
+    assert len(every) > 10
+    html = files["changes/index.html"].decode()
+    listed = re.findall(r'<tr id="(change-[^"]+)"', html)
+    assert len(listed) == 10
+    assert f"The newest 10 of {len(every)} changes" in html
+    assert 'href="../changes.json"' in html

@@ -19,7 +19,10 @@ from .sources import Sources
 
 CHANGES_ROUTE = "changes/"
 CHANGES_JSON = "changes.json"
-PAIR_LATEST = 5  # the entries a pair page lists; the changes page has them all
+PAIR_LATEST = 5  # the entries a pair page lists
+# the entries the changes page lists: a nightly fleet's thousands would make a page of
+# megabytes (changes.json has them all)
+PAGE_LATEST = 500
 
 
 def change_anchor(change: Change) -> str:
@@ -106,7 +109,8 @@ def threshold_label(src: Sources) -> str:
 
 @dataclass(frozen=True)
 class ChangesView(View):
-    changes: list[ChangeRow]  # newest first
+    changes: list[ChangeRow]  # newest first, at most PAGE_LATEST
+    count: int  # the site's entries, all of them in changes.json
     models: list[Model]  # the models and GPUs with entries: the filter's options
     gpus: list[Gpu]
     threshold: str  # change_threshold in percent, as the page says it: "10"
@@ -119,12 +123,13 @@ def changes_outputs(src: Sources) -> tuple[Page, DataFile]:
     """The changes page and changes.json, every entry of the site newest first."""
     site = src.site
     entries = src.all_changes
-    rows = [change_row(src, c) for c in entries]
+    rows = [change_row(src, c) for c in entries[:PAGE_LATEST]]
     threshold = threshold_label(src)
     view = ChangesView(
         changes=rows,
-        models=[site.models[m] for m in sorted({c.model for c in entries})],
-        gpus=[site.gpus[g] for g in sorted({c.gpu for c in entries})],
+        count=len(entries),
+        models=[site.models[m] for m in sorted({c.model for c in entries[:PAGE_LATEST]})],
+        gpus=[site.gpus[g] for g in sorted({c.gpu for c in entries[:PAGE_LATEST]})],
         threshold=threshold,
         headline=site.config.headline_interactivity,
         regressions=sum(r.regression for r in rows),
