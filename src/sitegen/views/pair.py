@@ -31,8 +31,8 @@ class PairView(View):
     # each with its figures as the chart's tips write them), history and history_chart
     workloads: list[dict]
     main: WorkloadSummary | None  # the default workload's summary, if measured
-    runs: list[Run]  # the current runs and the matrices, newest first
-    older_runs: int  # runs of the pair not listed: their workloads' histories list them
+    runs: list[Run]  # the runs the main ladder reads and the matrices, newest first
+    older_runs: int  # the pair's other runs: on its workloads' pages and in their histories
     credits: list[Credit]  # who measured the runs, linked where the importers know its site
     matrices: list
     illustrative: bool
@@ -95,7 +95,7 @@ def workload_charts(src: Sources, summary: WorkloadSummary, points: list[list[di
 
 
 def workload_route(model: str, gpu: str, workload: str) -> str:
-    """The page of a pair's workload other than its main one."""
+    """The page of one workload of a pair (docs/pages.md, *Workload pages*)."""
     return f"{pair_route(model, gpu)}{workload}/"
 
 
