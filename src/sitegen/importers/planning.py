@@ -4,6 +4,7 @@ against the site, the record's file name and place, its source and its provenanc
 from __future__ import annotations
 
 import datetime as dt
+import difflib
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -67,11 +68,12 @@ class Resolver:
             return ""
         slug = match(raw, catalog)
         if slug is None:
+            near = ", ".join(closest(raw, catalog)) or names
             self.gap(
                 m.file,
                 option,
-                f'"{raw}" in the file matches nothing in data/{kind}.yaml; give {option} '
-                f"(one of: {names})",
+                f'"{raw}" in the file matches no slug, alias or name of data/{kind}.yaml '
+                f"(closest: {near}); add it to an entry's aliases, or give {option}",
             )
             return ""
         return slug
@@ -121,14 +123,23 @@ class Resolver:
             raise SiteError(list(self.problems.values()))
 
 
+def _squash(text: str) -> str:
+    text = text.lower().split("/")[-1]
+    text = re.sub(r"^(nvidia|amd|intel)[\s_-]+", "", text)
+    return re.sub(r"[\s_-]+", "", text)
+
+
 def match(raw: str, catalog: dict) -> str | None:
-    """The slug a tool's name for a model or GPU means: slug, hf_id, or name, loosely."""
-
-    def squash(text: str) -> str:
-        text = text.lower().split("/")[-1]
-        text = re.sub(r"^(nvidia|amd|intel)[\s_-]+", "", text)
-        return re.sub(r"[\s_-]+", "", text)
-
+    """The slug a tool's name for a model, GPU or workload means: the slug itself, then an
+    alias of an entry (both case aside), then its Hugging Face id, then its slug, name or id
+    loosely (vendor prefixes, spaces, dashes and underscores aside)."""
+    squash = _squash
+    wanted = raw.strip().lower()
+    if wanted in catalog:
+        return wanted
+    for slug, entry in catalog.items():
+        if wanted in (a.lower() for a in getattr(entry, "aliases", ())):
+            return slug
     wanted = raw.strip()
     for slug, entry in catalog.items():
         hf_id = getattr(entry, "hf_id", None)
@@ -142,6 +153,17 @@ def match(raw: str, catalog: dict) -> str | None:
         if hf_id and loose == squash(hf_id):
             return slug
     return None
+
+
+def closest(raw: str, catalog: dict, most: int = 3) -> list[str]:
+    """The slugs whose slug, alias or name read most like `raw` (difflib), best first."""
+    names: dict[str, str] = {}
+    for slug, entry in catalog.items():
+        for name in (slug, getattr(entry, "name", ""), *getattr(entry, "aliases", ())):
+            if name:
+                names.setdefault(_squash(name), slug)
+    found = difflib.get_close_matches(_squash(raw), list(names), n=most * 3, cutoff=0.4)
+    return list(dict.fromkeys(names[n] for n in found))[:most]
 
 
 def tidy(value: Any) -> Any:

@@ -21,6 +21,7 @@ class Model:
     experts: int | None = None  # mixture of experts: routed experts per MoE layer
     experts_per_token: int | None = None  # routed experts each token uses
     kv_bytes_per_token: float | None = None  # KV-cache bytes one token of context adds
+    aliases: tuple[str, ...] = ()  # names other tools give it (importers map them to the slug)
 
 
 @dataclass(frozen=True)
@@ -32,6 +33,7 @@ class Gpu:
     hbm_tb_s: float | None = None
     tdp_w: float | None = None
     all_in_power_kw: float | None = None
+    aliases: tuple[str, ...] = ()  # names other tools give it (importers map them to the slug)
 
 
 @dataclass(frozen=True)
@@ -41,6 +43,7 @@ class Workload:
     description: str | None = None
     isl: int | None = None
     osl: int | None = None
+    aliases: tuple[str, ...] = ()  # names other tools give it (importers map them to the slug)
 
 
 @dataclass(frozen=True)

@@ -54,7 +54,42 @@ def _catalog(c: Checker, data: Any, build) -> dict:
             if entry is not None:
                 entries[slug] = entry
     _lookalikes(c, entries)
+    _claimed(c, entries)
     return entries
+
+
+def _aliases(c: Checker, m: dict, path: Path_) -> tuple[str, ...]:
+    """A catalog entry's `aliases`: the names other tools give it, a list of strings."""
+    raw = m.get("aliases")
+    if raw is None:
+        return ()
+    if not isinstance(raw, list):
+        c.expected(path + ("aliases",), "a list of names other tools give it", raw)
+        return ()
+    found = []
+    items = dict(enumerate(raw))
+    for i in items:
+        name = c.name(items, path + ("aliases",), i)
+        if name is not None and name.strip():
+            found.append(name.strip())
+        elif name is not None:
+            c.expected(path + ("aliases", i), "a name", name)
+    return tuple(found)
+
+
+def _claimed(c: Checker, entries: dict) -> None:
+    """An alias names one entry: one that is another entry's slug or alias (case aside) is an
+    error, as an importer could not tell which is meant."""
+    owner = {slug.lower(): slug for slug in entries}
+    for slug, entry in entries.items():
+        for i, alias in enumerate(entry.aliases):
+            other = owner.setdefault(alias.lower(), slug)
+            if other != slug:
+                c.error(
+                    (slug, "aliases", i),
+                    f'"{alias}" also names {other} (line {c.doc.line((other,))}): an alias '
+                    "may name one entry only",
+                )
 
 
 def _lookalikes(c: Checker, entries: dict) -> None:
@@ -71,7 +106,7 @@ def _lookalikes(c: Checker, entries: dict) -> None:
 
 
 def _model(c: Checker, slug: str, m: dict, path: Path_) -> Model | None:
-    c.unknown_keys(m, path, ("name", "hf_id", "vendor") + MODEL_SHAPE)
+    c.unknown_keys(m, path, ("name", "hf_id", "vendor", "aliases") + MODEL_SHAPE)
     name = c.name(m, path, "name")
     entry = Model(
         slug=slug,
@@ -83,6 +118,7 @@ def _model(c: Checker, slug: str, m: dict, path: Path_) -> Model | None:
         experts=c.integer(m, path, "experts", required=False),
         experts_per_token=c.integer(m, path, "experts_per_token", required=False),
         kv_bytes_per_token=c.number(m, path, "kv_bytes_per_token", required=False),
+        aliases=_aliases(c, m, path),
     )
     _model_shape(c, entry, path)
     return entry if name else None
@@ -121,7 +157,11 @@ def _model_shape(c: Checker, m: Model, path: Path_) -> None:
 
 
 def _gpu(c: Checker, slug: str, m: dict, path: Path_) -> Gpu | None:
-    c.unknown_keys(m, path, ("name", "vendor", "memory_gb", "hbm_tb_s", "tdp_w", "all_in_power_kw"))
+    c.unknown_keys(
+        m,
+        path,
+        ("name", "vendor", "memory_gb", "hbm_tb_s", "tdp_w", "all_in_power_kw", "aliases"),
+    )
     name = c.name(m, path, "name")
     entry = Gpu(
         slug=slug,
@@ -131,12 +171,13 @@ def _gpu(c: Checker, slug: str, m: dict, path: Path_) -> Gpu | None:
         hbm_tb_s=c.number(m, path, "hbm_tb_s", required=False),
         tdp_w=c.number(m, path, "tdp_w", required=False),
         all_in_power_kw=c.number(m, path, "all_in_power_kw", required=False),
+        aliases=_aliases(c, m, path),
     )
     return entry if name else None
 
 
 def _workload(c: Checker, slug: str, m: dict, path: Path_) -> Workload | None:
-    c.unknown_keys(m, path, ("name", "description", "isl", "osl"))
+    c.unknown_keys(m, path, ("name", "description", "isl", "osl", "aliases"))
     name = c.name(m, path, "name")
     entry = Workload(
         slug=slug,
@@ -144,6 +185,7 @@ def _workload(c: Checker, slug: str, m: dict, path: Path_) -> Workload | None:
         description=c.string(m, path, "description", required=False),
         isl=c.integer(m, path, "isl", required=False),
         osl=c.integer(m, path, "osl", required=False),
+        aliases=_aliases(c, m, path),
     )
     return entry if name else None
 
