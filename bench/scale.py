@@ -302,11 +302,17 @@ def page_kind(path: str) -> str:
     kinds = {
         ("models", 3): "model",
         ("models", 4): "pair",
+        ("models", 5): "workload",  # a pair's, or a model's (models/<m>/workloads/<w>/)
         ("gpus", 3): "gpu",
         ("runs", 3): "run report",
+        ("compare", 3): "gpu pair",
         ("compare", 4): "compare",
+        ("embed", 4): "embed",
+        ("changes", 2): "changes",
         ("data", 2): "leaderboard data",
         ("assets", 2): "assets",
+        ("pagefind", 2): "search index",
+        ("pagefind", 3): "search index",
     }
     kind = kinds.get((parts[0], len(parts))) if len(parts) > 1 else None
     if kind is None:
@@ -318,10 +324,14 @@ def page_kind(path: str) -> str:
             ".sitegen-output": "output marker",
             "llms.txt": "llms.txt",
             "feed.xml": "feed",
+            "changes.json": "changes data",
         }.get(path, "other page" if path.endswith(".html") else "other file")
+    if parts[-1] == "feed.xml":
+        return "feed"
     if parts[-1] in ("social.png", "badge.svg") and kind:
         return f"{kind} {'card' if parts[-1] == 'social.png' else 'badge'}"
-    if kind in ("overview", "404", "model", "pair", "gpu", "run report", "compare"):
+    page_kinds = ("overview", "404", "model", "pair", "workload", "gpu", "run report", "compare")
+    if kind in (*page_kinds, "gpu pair", "embed", "changes"):
         kind += " page" if path.endswith(".html") else " data"
     return kind
 
@@ -329,19 +339,25 @@ def page_kind(path: str) -> str:
 def shows_the_run(path: str, edit: Edit) -> bool:
     """The output files that may change when one number of the edited run changes."""
     parts = path.split("/")
-    # the overview and its downloads; llms.txt holds the same headline table; the output's
-    # marker, which every commit moves in first
+    # the overview and its downloads; llms.txt holds the same headline table; the changes
+    # page and changes.json, and the feed, which lists regressions; the output's marker,
+    # which every commit moves in first
     shown = ("index.html", "data/leaderboard.json", "data/leaderboard.csv", "llms.txt")
-    if path in (*shown, ".sitegen-output"):
+    changes = ("changes/index.html", "changes.json", "feed.xml")
+    if path in (*shown, *changes, ".sitegen-output"):
         return True
     if parts[0] == "models" and len(parts) > 2 and parts[1] == edit.model:
-        return len(parts) == 3 or parts[2] == edit.gpu  # the model's page, the pair's page
+        # the model's page and feed, its workloads' pages, the pair's page and workload pages
+        return len(parts) == 3 or parts[2] in (edit.gpu, "workloads")
+    if parts[0] == "embed" and len(parts) == 4:
+        return parts[1:3] == [edit.model, edit.gpu]
     if parts[0] == "gpus" and len(parts) == 3:
         return parts[1] == edit.gpu
     if parts[0] == "runs" and len(parts) == 3:
         return parts[1] == edit.run_id
-    if parts[0] == "compare" and len(parts) == 4:
-        return parts[2] == edit.model and edit.gpu in parts[1].split("-vs-")
+    if parts[0] == "compare" and len(parts) in (3, 4):  # the GPU pair and its model's page
+        mine = len(parts) == 3 or parts[2] == edit.model
+        return mine and edit.gpu in parts[1].split("-vs-")
     return False
 
 
