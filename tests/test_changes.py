@@ -250,11 +250,10 @@ def test_where_one_date_misses_the_headline_the_largest_change_decides(make_site
         assert entry["kind"] == kind
 
 
-@pytest.fixture
-def history(make_site) -> dict[str, bytes]:
+def history_runs() -> dict[str, dict]:
     """One curve over four dates: up 20 %, down 25 %, up 2 % (no entry); another GPU's curve
     down on the second date; a third model's, up."""
-    runs = {
+    return {
         "lab/a-1.yaml": one_point("2026-09-01", "vllm", 1000.0),
         "lab/a-2.yaml": one_point("2026-09-15", "vllm", 1200.0),
         "lab/a-3.yaml": one_point("2026-10-01", "vllm", 900.0),
@@ -264,7 +263,11 @@ def history(make_site) -> dict[str, bytes]:
         "lab/c-1.yaml": one_point("2026-09-01", "sglang", 1000.0, model="m2"),
         "lab/c-2.yaml": one_point("2026-10-01", "sglang", 2000.0, model="m2"),
     }
-    return build(make_site, runs, config=CONFIG_MEASURED)
+
+
+@pytest.fixture
+def history(make_site) -> dict[str, bytes]:
+    return build(make_site, history_runs(), config=CONFIG_MEASURED)
 
 
 def test_entries_are_newest_first(history):
@@ -442,14 +445,8 @@ def test_the_filter_hides_other_models_and_gpus_and_without_javascript_all_show(
 ):
     from sitegen.pipeline.build import build as build_into
 
-    runs = {
-        "lab/a-1.yaml": one_point("2026-09-01", "vllm", 1000.0),
-        "lab/a-2.yaml": one_point("2026-09-15", "vllm", 1200.0),
-        "lab/b-1.yaml": one_point("2026-09-01", "vllm", 1000.0, gpu="g2"),
-        "lab/b-2.yaml": one_point("2026-09-15", "vllm", 500.0, gpu="g2"),
-        "lab/c-1.yaml": one_point("2026-09-01", "sglang", 1000.0, model="m2"),
-        "lab/c-2.yaml": one_point("2026-10-01", "sglang", 2000.0, model="m2"),
-    }
+    # the history's runs but m1 on g1's last two dates
+    runs = {k: v for k, v in history_runs().items() if k not in ("lab/a-3.yaml", "lab/a-4.yaml")}
     out = tmp_path / "public"
     build_into(make_site(runs=runs, config=CONFIG_MEASURED), out)
     page_url = (out / "changes/index.html").as_uri()

@@ -17,7 +17,7 @@ import numpy as np
 from ..records import Site, SweepRun
 from ..records.columnar import run_rows
 from . import frontier
-from .tables import beats_the_rest
+from .tables import CurveKey, beats_the_rest, day_ranks
 
 REGRESSION, IMPROVEMENT = "regression", "improvement"
 # a change is compared with the threshold to within float rounding: 90 after 100 is the 10 %
@@ -51,9 +51,6 @@ class Change:
     rungs: tuple[RungChange, ...]  # every ladder target both dates reach, ascending
 
 
-CurveKey = tuple[str, str, str, str, str]  # model, gpu, workload, engine, precision
-
-
 def day_frontiers(
     site: Site, sweeps: Sequence[SweepRun]
 ) -> dict[CurveKey, dict[dt.date, list[frontier.Point]]]:
@@ -66,15 +63,13 @@ def day_frontiers(
     out: dict[CurveKey, dict[dt.date, list[frontier.Point]]] = {}
     if not sweeps or site.table is None:
         return out
-    days = [((r.model, r.gpu, r.workload, r.engine, r.precision), r.date) for r in sweeps]
-    ranked = sorted(set(days))
+    ranked, day_of_run = day_ranks(sweeps)
     for key, date in ranked:
         out.setdefault(key, {})[date] = []
-    rank = {day: i for i, day in enumerate(ranked)}
     rows, lengths, _ = run_rows(sweeps)
     columns = site.table.columns
     ok = columns["status"][rows] == "ok"
-    day = np.repeat(np.array([rank[d] for d in days], dtype=np.int64), lengths)[ok]
+    day = np.repeat(day_of_run, lengths)[ok]
     x = (1000.0 / columns["tpot_ms"][rows])[ok]
     y = columns["throughput_per_gpu"][rows][ok]
     order = np.lexsort((y, x, day))

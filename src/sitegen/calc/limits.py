@@ -172,11 +172,16 @@ def run_mbu(site: Site, run: SweepRun, columns: dict[str, list]) -> list[tuple]:
     facts = basis(
         site.models[run.model], site.gpus[run.gpu], site.workloads[run.workload], run.precision
     )
-    fields = [columns[name] for name in LAYOUT_FIELDS]
     return [
-        mbu(facts, run.engine, Layout(*layout)) if status == "ok" else (None, FAILED)
-        for status, *layout in zip(columns["status"], *fields, strict=True)
+        mbu(facts, run.engine, layout) if status == "ok" else (None, FAILED)
+        for status, layout in zip(columns["status"], layouts(columns), strict=True)
     ]
+
+
+def layouts(columns: dict[str, list]) -> list[Layout]:
+    """The Layout of each config given as columns of Python values (LAYOUT_FIELDS' at least)."""
+    fields = [columns[name] for name in LAYOUT_FIELDS]
+    return [Layout(*values) for values in zip(*fields, strict=True)]
 
 
 def above_limit(site: Site) -> list[tuple[SweepRun, int, float]]:

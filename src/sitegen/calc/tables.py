@@ -136,8 +136,7 @@ def mbu_of(
     if basis is None:
         return [(None, None)] * len(rows)
     values = table.values(rows, limits.LAYOUT_FIELDS)
-    layouts = zip(*(values[name] for name in limits.LAYOUT_FIELDS), strict=True)
-    return [limits.mbu(basis, engine, limits.Layout(*layout)) for layout in layouts]
+    return [limits.mbu(basis, engine, layout) for layout in limits.layouts(values)]
 
 
 @dataclass(frozen=True)
@@ -180,7 +179,7 @@ class _Configs:
     def __init__(self, sweeps: list[SweepRun], table: ConfigTable) -> None:
         rows, lengths, index = run_rows(sweeps)
         run = np.repeat(np.arange(len(sweeps)), lengths)
-        self.day_keys, day_of_run = _day_ranks(sweeps)
+        self.day_keys, day_of_run = day_ranks(sweeps)
         columns = table.columns
         failed = columns["status"][rows] != "ok"
         group = day_of_run[run] * 2 + failed  # a curve's date, its ok configs before the failed
@@ -323,7 +322,7 @@ def running_max(values: np.ndarray, group: np.ndarray) -> np.ndarray:
     return best
 
 
-def _day_ranks(sweeps: list[SweepRun]) -> tuple[list[tuple[CurveKey, dt.date]], np.ndarray]:
+def day_ranks(sweeps: Sequence[SweepRun]) -> tuple[list[tuple[CurveKey, dt.date]], np.ndarray]:
     """The (curve, date) of the sweeps, sorted, and each sweep's as its rank among them."""
     keys = [((r.model, r.gpu, r.workload, r.engine, r.precision), r.date) for r in sweeps]
     ranked = sorted(set(keys))

@@ -10,7 +10,7 @@ from ..calc.tables import WorkloadSummary
 from ..charts import Chart
 from .datafiles import curve_points, pair_route
 from .page import Page, Quote, View
-from .pair import workload_charts
+from .pair import frontier_chart
 from .sources import Sources, embed_route
 
 
@@ -33,7 +33,7 @@ def embed_page(src: Sources, model: str, gpu: str) -> Page | None:
         return None
     site = src.site
     summary = summaries[0]
-    chart = workload_charts(src, summary, curve_points([summary])[0])["chart"]
+    chart = frontier_chart(src, summary, curve_points([summary])[0])["chart"]
     m, g = site.models[model], site.gpus[gpu]
     view = EmbedView(
         model=m,

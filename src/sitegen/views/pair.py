@@ -77,21 +77,22 @@ def placeholders(src: Sources, model: str, gpu: str, summary: WorkloadSummary | 
     return context
 
 
-def workload_charts(src: Sources, summary: WorkloadSummary, points: list[list[dict]]) -> dict:
-    """The frontier chart of one workload and, where it has older runs, its history. `points`:
-    each curve's points (curve_points)."""
+def frontier_chart(src: Sources, summary: WorkloadSummary, points: list[list[dict]]) -> dict:
+    """The frontier chart of one workload and its data. `points`: each curve's points
+    (curve_points)."""
     strong = strongest(src.envelope(summary).leaders())
     data = frontier_chart_data(src.site, summary, strong, points)
-    out: dict[str, Any] = {
-        "chart": Chart("frontier", data),
-        "chart_data": data,
-        "history": history_rows(summary),
-        "history_chart": None,
-    }
-    if out["history"]:
-        history = history_chart_data(src.site, summary, out["history"], strong)
-        out["history_chart"] = Chart("history", history)
-    return out
+    return {"chart": Chart("frontier", data), "chart_data": data}
+
+
+def history_chart(src: Sources, summary: WorkloadSummary) -> dict:
+    """A workload's history rows and, where it has older runs, their chart."""
+    rows = history_rows(summary)
+    chart = None
+    if rows:
+        strong = strongest(src.envelope(summary).leaders())
+        chart = Chart("history", history_chart_data(src.site, summary, rows, strong))
+    return {"history": rows, "history_chart": chart}
 
 
 def workload_route(model: str, gpu: str, workload: str) -> str:
@@ -121,14 +122,20 @@ def workload_view(
 ) -> dict:
     """A workload in full: its ladder, chart, points, limit and history. `route`: the page
     that shows this view (the pair page for its main workload there); `page`: the
-    workload's own page, which also has its history."""
+    workload's own page, which also has its history (the pair page only links to it, so its
+    chart is not made there)."""
     own = workload_route(model, gpu, summary.workload)
+    if on_pair_page:
+        history = {"history": history_rows(summary), "history_chart": None}
+    else:
+        history = history_chart(src, summary)
     return {
         "summary": summary,
         "workload": src.site.workloads[summary.workload],
         "route": pair_route(model, gpu) if on_pair_page else own,
         "page": own,
-        **workload_charts(src, summary, points),
+        **frontier_chart(src, summary, points),
+        **history,
         **limit_at_headline(summary),
     }
 
