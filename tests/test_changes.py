@@ -98,6 +98,7 @@ def expected_entries(files: list[Path], targets: list[float], headline: float) -
                     "model": key[0],
                     "gpu": key[1],
                     "workload": key[2],
+                    "tokens": "total",
                     "engine": key[3],
                     "precision": key[4],
                     "kind": "regression" if deciding < 0 else "improvement",

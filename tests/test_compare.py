@@ -54,7 +54,7 @@ def test_compare_data_is_both_pair_ladders_and_their_ratios(built, a, b):
     pa, pb = _pair(built, a)["workloads"], _pair(built, b)["workloads"]
     assert list(data["workloads"]) == sorted(set(pa) | set(pb), key=lambda w: w != "chat")
     for name, workload in data["workloads"].items():
-        assert set(workload) == {"ladder"}
+        assert set(workload) == {"tokens", "ladder"}
         targets = [r["target"] for r in workload["ladder"]]
         assert targets == [10, 20, 50, 100]
         for i, rung in enumerate(workload["ladder"]):

@@ -56,6 +56,7 @@ def test_negative_numbers_are_written_as_numbers() -> None:
         "model": "m1",
         "gpu": "g1",
         "workload": "chat",
+        "tokens": "total",
         "interactivity": -5.0,
         "throughput_per_gpu": -1200.5,
         "cost_per_million_tokens": {"owning": -0.25},

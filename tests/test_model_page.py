@@ -34,7 +34,8 @@ def test_model_data_has_the_shape_site_md_gives(data):
     assert set(data) == {"model", "workloads"} and data["model"] == "m1"
     assert list(data["workloads"]) == ["chat", "long"]  # the default workload first
     for workload in data["workloads"].values():
-        assert set(workload) == {"gpus", "ladder", "envelopes"}
+        assert set(workload) == {"tokens", "gpus", "ladder", "envelopes"}
+        assert workload["tokens"] == "total"
         for rung in workload["ladder"]:
             assert set(rung) == {"target", "best", "cheapest", "by_gpu"}
             assert set(rung["cheapest"]) == {"owning", "retail"}

@@ -219,6 +219,7 @@ LEADERBOARD_KEYS = [
     "model",
     "gpu",
     "workload",
+    "tokens",
     "interactivity",
     "throughput_per_gpu",
     "cost_per_million_tokens",
@@ -286,6 +287,7 @@ def test_leaderboard_csv_has_the_json_rows_and_its_energy_at_the_end(board_site)
         "joules_per_token",
         "tokens_per_kwh",
         "tokens_per_s_per_mw",
+        "tokens",
     ]
     assert len(table) == len(rows)
     for line, row in zip(table, rows, strict=True):

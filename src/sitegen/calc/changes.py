@@ -17,7 +17,7 @@ import numpy as np
 from ..records import Site, SweepRun
 from ..records.columnar import run_rows
 from . import frontier
-from .tables import CurveKey, beats_the_rest, day_ranks
+from .tables import CurveKey, beats_the_rest, day_ranks, laddered
 
 REGRESSION, IMPROVEMENT = "regression", "improvement"
 # a change is compared with the threshold to within float rounding: 90 after 100 is the 10 %
@@ -71,7 +71,7 @@ def day_frontiers(
     ok = columns["status"][rows] == "ok"
     day = np.repeat(day_of_run, lengths)[ok]
     x = (1000.0 / columns["tpot_ms"][rows])[ok]
-    y = columns["throughput_per_gpu"][rows][ok]
+    y = laddered(site.table, sweeps, rows, lengths, site.output_workloads)[ok]
     order = np.lexsort((y, x, day))
     day, x, y = day[order], x[order], y[order]
     starts = np.flatnonzero(np.concatenate(([True], day[1:] != day[:-1])))

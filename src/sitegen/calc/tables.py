@@ -94,6 +94,24 @@ def throughput_column(tokens: str) -> str:
     return "output_throughput_per_gpu" if tokens == OUTPUT else "throughput_per_gpu"
 
 
+def laddered(
+    table: ConfigTable,
+    sweeps: Sequence[SweepRun],
+    rows: np.ndarray,
+    lengths: np.ndarray,
+    output_workloads: frozenset[str],
+) -> np.ndarray:
+    """The throughput per GPU that ranks each config at table `rows` (of `sweeps`, `lengths`
+    configs each): output tokens/s in the workloads counted in output tokens, else total."""
+    columns = table.columns
+    throughput = columns["throughput_per_gpu"][rows]
+    if not output_workloads:
+        return throughput
+    counted = np.array([r.workload in output_workloads for r in sweeps], dtype=bool)
+    output = np.repeat(counted, lengths)
+    return np.where(output, columns["output_throughput_per_gpu"][rows], throughput)
+
+
 def whole(values: np.ndarray) -> list[int | None]:
     """An integer column's values as Python ints, None where absent (NaN)."""
     return [None if v != v else int(v) for v in values.tolist()]
@@ -208,11 +226,7 @@ class _Configs:
         failed = columns["status"][rows] != "ok"
         group = day_of_run[run] * 2 + failed  # a curve's date, its ok configs before the failed
         interactivity = 1000.0 / columns["tpot_ms"][rows]  # as SweepConfig's: NaN without TPOT
-        throughput = columns["throughput_per_gpu"][rows]
-        if output_workloads:  # their configs are ranked on output tokens/s per GPU
-            counted = [r.workload in output_workloads for r in sweeps]
-            output = np.repeat(np.array(counted, dtype=bool), lengths)
-            throughput = np.where(output, columns["output_throughput_per_gpu"][rows], throughput)
+        throughput = laddered(table, sweeps, rows, lengths, output_workloads)
         order = np.lexsort((throughput, interactivity, group))  # stable
         group = group[order]
         starts = np.concatenate(([0], np.flatnonzero(group[1:] != group[:-1]) + 1))

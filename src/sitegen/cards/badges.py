@@ -18,11 +18,15 @@ HEIGHT = 20
 LABEL_BG, VALUE_BG, NONE_BG = "#555", "#0b5cad", "#9f9f9f"
 
 
-def badge_value(throughput_per_gpu: float | None, interactivity: float) -> str:
-    """The badge's right half: "9,148 tok/s/GPU @ 50", or that no config reaches the target."""
+def badge_value(
+    throughput_per_gpu: float | None, interactivity: float, tokens_counted: str = "total"
+) -> str:
+    """The badge's right half: "9,148 tok/s/GPU @ 50" ("output tok/s/GPU" where the workload
+    counts output tokens), or that no config reaches the target."""
     if throughput_per_gpu is None:
         return f"no config @ {display.rate(interactivity)}"
-    return f"{display.tokens(throughput_per_gpu)} tok/s/GPU @ {display.rate(interactivity)}"
+    unit = display.per_gpu_short(tokens_counted)
+    return f"{display.tokens(throughput_per_gpu)} {unit} @ {display.rate(interactivity)}"
 
 
 def _width(text: str) -> int:

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 
 from ..calc import frontier
 from ..calc.envelope import Envelope
-from ..render.display import rate, tokens
+from ..records import OUTPUT, TOTAL
+from ..render.display import per_gpu, rate, tokens
 from .axes import interactivity_axis
 from .cache import chart_key
 from .frontier_chart import (
@@ -30,6 +31,7 @@ from .frontier_chart import (
     markers,
     target_line,
     x_title,
+    y_title,
 )
 from .paths import curve_path
 from .series import Style, series_attrs, styles, svg_legend
@@ -66,12 +68,13 @@ def envelope_chart_data(
     series: Sequence[tuple[str, Envelope, float | None]],
     strong: Sequence[int],
     series_of: Callable[[Envelope, str, float | None], dict] | None = None,
+    tokens_counted: str = TOTAL,
 ) -> dict:
     """The chart's input: per series (a GPU) its label, its winning curves and where each wins,
     and its value at the target. `series_of` writes a series (envelope_series, or the one it
     wrote already: a GPU's envelope is on each of its comparisons)."""
     write = series_of or envelope_series
-    return {
+    data = {
         "model": model,
         "workload": workload,
         "method": method,
@@ -79,6 +82,9 @@ def envelope_chart_data(
         "series": [write(env, label, headline) for label, env, headline in series],
         "strong": list(strong),
     }
+    if tokens_counted == OUTPUT:  # what its throughputs count, said where not total
+        data["tokens"] = OUTPUT
+    return data
 
 
 def envelope_series(env: Envelope, label: str, headline: float | None) -> dict:
@@ -251,7 +257,7 @@ def _stretch_labels(
 
 def _describe(data: dict, sides: Sequence[_Side], log: bool) -> tuple[str, str]:
     title = (
-        f"{data['model']}: each GPU's best throughput per GPU against tokens/s per user "
+        f"{data['model']}: each GPU's best {per_gpu(data.get('tokens'))} against tokens/s per user "
         f"({data['workload']})"
     )
     desc = "; ".join(side.said for side in sides) + "."
@@ -313,7 +319,8 @@ def draw_envelopes(data: dict) -> str:
     )
     out += axes(x, y, x_axis.ticks, y_ticks, tick_label, tick_label)
     out.append(f'<g {FONT} font-size="12.5" fill="{TEXT}">')
-    out += axis_titles(x_title(x_axis.log), "Best tokens/s per GPU (input + output)", top)
+    counted = y_title(data.get("tokens"))
+    out += axis_titles(x_title(x_axis.log), "Best " + counted[0].lower() + counted[1:], top)
     out += legend
     out.append("</g>")
     out.append(f'<g class="target" {FONT} font-size="12" fill="{MUTED}">')

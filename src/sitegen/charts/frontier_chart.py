@@ -10,12 +10,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..calc.tables import WorkloadSummary
-from ..records import Site
+from ..records import OUTPUT, Site
 from ..records.columnar import parallelism_labels
 from ..render.display import (
     engine_name,
     latency,
+    load,
     mbu_missing,
+    per_gpu,
+    per_gpu_short,
     precision_name,
     rate,
     tokens,
@@ -59,7 +62,7 @@ def chart_data(
     """The one shape of a chart's input, whichever page draws it. `strong`: the curves drawn
     strongly (those making up the envelope), the rest faint."""
     throughput, engine, precision = headline
-    return {
+    data = {
         "model": site.models[model].name,
         "gpu": site.gpus[gpu].name,
         "workload": site.workloads[workload].name,
@@ -69,6 +72,9 @@ def chart_data(
         "curves": curves,
         "strong": strong,
     }
+    if site.tokens(workload) == OUTPUT:  # what its throughputs count, said where not total
+        data["tokens"] = OUTPUT
+    return data
 
 
 def frontier_chart_data(
@@ -147,7 +153,11 @@ def point_attrs(points: list[dict], prefix: str = "") -> list[str]:
     return [
         f'{prefix}data-interactivity="{p["interactivity"]!r}" '
         f'data-throughput-per-gpu="{p["throughput_per_gpu"]!r}" '
-        f'data-concurrency="{p["concurrency"]}"'
+        + (
+            f'data-concurrency="{p["concurrency"]}"'
+            if p["concurrency"] is not None
+            else f'data-request-rate="{p.get("request_rate")!r}"'
+        )
         for p in points
     ]
 
@@ -167,15 +177,17 @@ def point_figures(p: dict) -> tuple[str, str, str, str]:
     )
 
 
-def tip_lines(label: str, p: dict, figures: Sequence[str] | None = None) -> list[str]:
+def tip_lines(
+    label: str, p: dict, figures: Sequence[str] | None = None, tokens_counted: str | None = None
+) -> list[str]:
     """What the tooltip of point `p` of the curve named `label` says. `figures`: its
-    point_figures, where the caller has them."""
+    point_figures, where the caller has them; `tokens_counted`: the chart's "tokens"."""
     throughput, interactivity, ttft, tpot = point_figures(p) if figures is None else figures
     gpus = f"{p['gpus']} GPU{'s' if p['gpus'] != 1 else ''}"
     lines = [
-        f"{label}, concurrency {p['concurrency']}",
+        f"{label}, {load(p['concurrency'], p.get('request_rate'))}",
         f"{p['parallelism']} on {gpus}",
-        f"{interactivity} tok/s/user, {throughput} tok/s/GPU",
+        f"{interactivity} tok/s/user, {throughput} {per_gpu_short(tokens_counted)}",
         f"TTFT {ttft}, TPOT {tpot} (medians)",
     ]
     if "mbu" in p:  # a pair's points say how close to the bandwidth limit they are
@@ -188,6 +200,7 @@ def tip_lines(label: str, p: dict, figures: Sequence[str] | None = None) -> list
 
 
 def _describe(data: dict, log: bool) -> tuple[str, str]:
+    unit = per_gpu(data.get("tokens"))
     points = sum(len(c["points"]) for c in data["curves"])
     title = (
         f"{data['model']} on {data['gpu']}: throughput per GPU against tokens/s per user "
@@ -203,7 +216,7 @@ def _describe(data: dict, log: bool) -> tuple[str, str]:
         + (f" ({len(strong)} drawn strongly, {faint} faint)" if faint else "")
         + ": "
         + "; ".join(
-            f"{curve_label(c)} from {tokens(c['frontier'][0][1])} tokens/s per GPU at "
+            f"{curve_label(c)} from {tokens(c['frontier'][0][1])} {unit} at "
             f"{rate(c['frontier'][0][0])} tok/s per user to {tokens(c['frontier'][-1][1])} at "
             f"{rate(c['frontier'][-1][0])}"
             for c in data["curves"]
@@ -221,12 +234,21 @@ def _describe(data: dict, log: bool) -> tuple[str, str]:
     if head["throughput_per_gpu"] is not None:
         desc += (
             f"At the {rate(data['target'])} tok/s per user target: "
-            f"{tokens(head['throughput_per_gpu'])} tokens/s per GPU "
+            f"{tokens(head['throughput_per_gpu'])} {unit} "
             f"({engine_name(head['engine'])} {precision_name(head['precision'])})."
         )
     else:
         desc += f"No config reaches the {rate(data['target'])} tok/s per user target."
     return title, desc
+
+
+def y_title(tokens_counted: str | None) -> str:
+    """The y axis's title: what its throughput counts."""
+    return (
+        "Output tokens/s per GPU"
+        if tokens_counted == OUTPUT
+        else "Tokens/s per GPU (input + output)"
+    )
 
 
 def axis_titles(x_title: str, y_title: str, top: float) -> list[str]:
@@ -289,7 +311,7 @@ def draw_plot(data: dict, chart: str) -> Plot:
     )
     out += axes(x, y, x_axis.ticks, y_ticks, tick_label, tick_label)
     out.append(f'<g {FONT} font-size="12.5" fill="{TEXT}">')
-    out += axis_titles(x_title(x_axis.log), "Tokens/s per GPU (input + output)", top)
+    out += axis_titles(x_title(x_axis.log), y_title(data.get("tokens")), top)
     out += legend
     out.append("</g>")
     out.append(f'<g class="target" {FONT} font-size="12" fill="{MUTED}">')
@@ -325,7 +347,9 @@ def draw_plot(data: dict, chart: str) -> Plot:
     return Plot(out, x, y, found, order)
 
 
-def limit_line(limit: dict, target: float, chart: str, x: Scale, y: Scale) -> list[str]:
+def limit_line(
+    limit: dict, target: float, chart: str, x: Scale, y: Scale, tokens_counted: str | None
+) -> list[str]:
     """The bandwidth limit as a dashed line, clipped to the plot, labelled where it enters;
     where it passes above the whole plot, an arrow at the target says what it is there."""
     area = f"{chart}-plot"
@@ -341,7 +365,7 @@ def limit_line(limit: dict, target: float, chart: str, x: Scale, y: Scale) -> li
         f'<clipPath id="{area}"><rect x="{num(left)}" y="{num(top)}" '
         f'width="{num(right - left)}" height="{num(bottom - top)}"/></clipPath>',
         f'<g class="limit" {FONT} font-size="12" fill="{MUTED}">',
-        f"<title>{text(words)}: the most tokens/s per GPU at each speed per user that the "
+        f"<title>{text(words)}: the most {per_gpu(tokens_counted)} at each speed per user that the "
         "GPUs' memory bandwidth allows one model instance (an estimate)</title>",
         f'<path d="{path}" fill="none" stroke="{TEXT}" stroke-width="1.5" '
         f'stroke-dasharray="8 3 2 3" clip-path="url(#{area})"/>',
@@ -369,7 +393,7 @@ def limit_line(limit: dict, target: float, chart: str, x: Scale, y: Scale) -> li
     return out
 
 
-def spread_bars(spreads: list, x: Scale, y: Scale) -> list[str]:
+def spread_bars(spreads: list, x: Scale, y: Scale, tokens_counted: str | None) -> list[str]:
     """At each rung where the winning curve was run more than once: its lowest and highest
     value on one run, as an error bar."""
     out = [f'<g class="spread" stroke="{TEXT}" stroke-width="1.5">']
@@ -378,7 +402,8 @@ def spread_bars(spreads: list, x: Scale, y: Scale) -> list[str]:
         out.append(
             f'<path d="M{num(px)},{num(y0)}V{num(y1)}M{num(px - 4)},{num(y0)}h8'
             f'M{num(px - 4)},{num(y1)}h8"><title>{text(rate(target))} tok/s per user: '
-            f"{text(tokens(low))} to {text(tokens(high))} tokens/s per GPU over {runs} runs"
+            f"{text(tokens(low))} to {text(tokens(high))} {per_gpu(tokens_counted)} "
+            f"over {runs} runs"
             "</title></path>"
         )
     out.append("</g>")
@@ -393,10 +418,11 @@ def draw_frontier(data: dict) -> str:
     chart = chart_id("fc", data)
     plot = draw_plot(data, chart)
     out, x, y, curves = plot.out, plot.x, plot.y, data["curves"]
+    counted = data.get("tokens")
     if data.get("limit"):
-        out += limit_line(data["limit"], data["target"], chart, x, y)
+        out += limit_line(data["limit"], data["target"], chart, x, y, counted)
     if data.get("spreads"):
-        out += spread_bars(data["spreads"], x, y)
+        out += spread_bars(data["spreads"], x, y, counted)
     points = []
     for i in plot.order:
         curve, style = curves[i], plot.styles[i]
@@ -415,7 +441,9 @@ def draw_frontier(data: dict) -> str:
             (filled if at in on_frontier else hollow).setdefault(kind, []).append(shape)
         attrs = point_attrs(drawn, series + " ")
         points += [
-            point_with_tip(shape, f'{a} data-nodes="{kind}"', tip_lines(label, p, p.get("figures")))
+            point_with_tip(
+                shape, f'{a} data-nodes="{kind}"', tip_lines(label, p, p.get("figures"), counted)
+            )
             for shape, a, kind, p in zip(shapes, attrs, nodes, drawn, strict=True)
         ]
         out += node_markers(series_attrs(i, style), style.colour, hollow, filled)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import datetime as dt
 
 from ..calc.tables import WorkloadSummary
-from ..records import Site
-from ..render.display import rate, tokens
+from ..records import OUTPUT, Site
+from ..render.display import per_gpu, rate, sentence, tokens
 from .axes import date_ticks
 from .frontier_chart import curve_label, markers
 from .series import series_attrs, strongest, styles, svg_legend
@@ -66,7 +66,7 @@ def history_chart_data(
         for r in rows
     }
     ranked = sorted((i for i, v in latest.items() if v is not None), key=lambda i: -latest[i])
-    return {
+    data = {
         "model": site.models[summary.model].name,
         "gpu": site.gpus[summary.gpu].name,
         "workload": site.workloads[summary.workload].name,
@@ -83,6 +83,9 @@ def history_chart_data(
         "palette": palette,
         "strong": strongest(ranked or sorted(latest)),
     }
+    if summary.tokens == OUTPUT:  # what its throughputs count, said where not total
+        data["tokens"] = OUTPUT
+    return data
 
 
 def series_index(data: dict, curve: dict) -> int:
@@ -94,7 +97,7 @@ def draw_history(data: dict) -> str:
     """The chart as an <svg> element. Every line comes first, then every marker, then each
     point's hit area (tips.py)."""
     chart = chart_id("hc", data)
-    curves = data["curves"]
+    curves, counted = data["curves"], data.get("tokens")
     found = styles(len(data["order"]), data["strong"], data["palette"])
     labels = [curve_label({"engine": e, "precision": p}) for e, p in data["order"]]
     shown = {series_index(data, c) for c in curves}
@@ -108,9 +111,9 @@ def draw_history(data: dict) -> str:
     values = [v for c in curves for _, v in c["points"] if v is not None]
     y_ticks = nice_ticks(max(values, default=1.0) * 1.08, 5)
     y = Scale(0, y_ticks[-1], HEIGHT - BOTTOM, top)
-    target = rate(data["target"])
+    target, unit = rate(data["target"]), per_gpu(data.get("tokens"))
     title = (
-        f"{data['model']} on {data['gpu']}: tokens/s per GPU at {target} tok/s per user, "
+        f"{data['model']} on {data['gpu']}: {unit} at {target} tok/s per user, "
         f"by run date ({data['workload']})"
     )
     desc = "; ".join(
@@ -127,7 +130,7 @@ def draw_history(data: dict) -> str:
         f'<text x="{num((LEFT + WIDTH - RIGHT) / 2)}" y="{HEIGHT - 10}" text-anchor="middle">'
         "Run date</text>"
         f'<text transform="translate(16,{num((top + HEIGHT - BOTTOM) / 2)}) rotate(-90)" '
-        f'text-anchor="middle">Tokens/s per GPU at {target} tok/s/user</text>'
+        f'text-anchor="middle">{sentence(unit)} at {target} tok/s/user</text>'
     )
     out += legend
     out.append("</g>")
@@ -149,7 +152,10 @@ def draw_history(data: dict) -> str:
             segment.append(f"{num(px)},{num(py)}")
             shape = marker(style.shape, px, py, RADIUS)
             shapes.append(shape)
-            lines = [f"{curve_label(c)}, run of {date}", f"{tokens(value)} tok/s per GPU"]
+            lines = [
+                f"{curve_label(c)}, run of {date}",
+                f"{tokens(value)} {'output ' if counted == OUTPUT else ''}tok/s per GPU",
+            ]
             attrs = f'data-series="{k}" data-date="{date}" data-throughput-per-gpu="{value!r}"'
             points.append(point_with_tip(shape, attrs, lines))
         if len(segment) > 1:

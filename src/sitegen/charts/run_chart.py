@@ -15,7 +15,8 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from ..calc import frontier
-from ..records import Site, SweepRun
+from ..calc.tables import throughput_column
+from ..records import TOTAL, Site, SweepRun
 from ..records.columnar import ConfigValues
 from ..render.display import DASH, latency, rate, tokens
 from .frontier_chart import (
@@ -43,11 +44,12 @@ class Figures(NamedTuple):
     tpot: str
 
 
-def config_figures(values: ConfigValues) -> tuple[Figures, ...]:
-    """Each config's figures, in the run's order: the report's table and its chart's tips."""
+def config_figures(values: ConfigValues, tokens_counted: str = TOTAL) -> tuple[Figures, ...]:
+    """Each config's figures, in the run's order: the report's table and its chart's tips;
+    the throughput counts `tokens_counted` (its workload's, Site.tokens)."""
     columns = values.columns
     figures = zip(
-        columns["throughput_per_gpu"],
+        columns[throughput_column(tokens_counted)],
         values.interactivity,
         columns["ttft_ms"],
         columns["tpot_ms"],
@@ -77,9 +79,10 @@ def run_chart_data(
     `values`, `figures`: the run's configs as values and their figures as its report writes
     them (config_figures), where the caller has them."""
     v = ConfigValues.of(run.configs) if values is None else values
-    figures = config_figures(v) if figures is None else figures
+    counted = site.tokens(run.workload)
+    figures = config_figures(v, counted) if figures is None else figures
     columns = v.columns
-    status, throughput = columns["status"], columns["throughput_per_gpu"]
+    status, throughput = columns["status"], columns[throughput_column(counted)]
     ttft, tpot, interactivity = columns["ttft_ms"], columns["tpot_ms"], v.interactivity
     ok = [
         i
@@ -94,6 +97,7 @@ def run_chart_data(
     head = frontier.value_at(front, config.headline_interactivity, config.frontier_method)
     reached = head is not None  # the headline as the pair page says it
     concurrency, gpus, labels = columns["concurrency"], columns["gpus"], v.parallelism
+    rates = columns["request_rate"]
     curves = [
         {
             "engine": run.engine,
@@ -104,6 +108,7 @@ def run_chart_data(
                     "interactivity": interactivity[i],
                     "throughput_per_gpu": throughput[i],
                     "concurrency": concurrency[i],
+                    **({"request_rate": rates[i]} if rates[i] is not None else {}),
                     "gpus": gpus[i],
                     "parallelism": labels[i],
                     "figures": figures[i],
@@ -152,18 +157,18 @@ def draw_run(data: dict) -> str:
         if drawn:
             out.append(f'<path d="{"".join(drawn)}" fill="{fill}"/>')
     out.append("</g>" + points_start(TIP_BOX))
-    out += _hit_areas(curve_label(curve), points, shapes)
+    out += _hit_areas(curve_label(curve), points, shapes, data.get("tokens"))
     out.append("</g>")
     out.append(shared_tip_css(chart, colour))
     out.append("</svg>")
     return "\n".join(out)
 
 
-def _hit_areas(label: str, points: list[dict], shapes: list[str]) -> list[str]:
+def _hit_areas(label: str, points: list[dict], shapes: list[str], counted: str | None) -> list[str]:
     """Each point's hit area titled by its tip (tips.point_with_tip, as the other charts write
     it)."""
     return [
-        point_with_tip(shape, attrs, tip_lines(label, p, p["figures"]))
+        point_with_tip(shape, attrs, tip_lines(label, p, p["figures"], counted))
         for shape, attrs, p in zip(shapes, point_attrs(points), points, strict=True)
     ]
 

@@ -190,6 +190,36 @@ def precision_name(slug: str | None) -> str:
     return slug.upper() if slug else DASH
 
 
+def counted(tokens: str | None) -> str:
+    """What a throughput counts, as a noun: "output tokens" where its workload counts
+    generated tokens only (records.OUTPUT), else "tokens" (input + output)."""
+    return "output tokens" if tokens == "output" else "tokens"
+
+
+def per_gpu(tokens: str | None) -> str:
+    """The unit of a throughput per GPU: "tokens/s per GPU", "output tokens/s per GPU"."""
+    return f"{counted(tokens)}/s per GPU"
+
+
+def per_gpu_short(tokens: str | None) -> str:
+    """The same, short: "tok/s/GPU", "output tok/s/GPU"."""
+    return "output tok/s/GPU" if tokens == "output" else "tok/s/GPU"
+
+
+def sentence(words: str) -> str:
+    """`words` with a capital first letter, the rest as written ("Tokens/s per GPU")."""
+    return words[:1].upper() + words[1:]
+
+
+def load(concurrency: int | None, request_rate: float | None = None) -> str:
+    """A config's load: "concurrency 64", or an open-loop source's "3.78 requests/s"."""
+    if concurrency is not None:
+        return f"concurrency {concurrency}"
+    if request_rate is None:
+        return "no load given"
+    return f"{significant(request_rate)} requests/s"
+
+
 def human_list(items: list[str]) -> str:
     """a, b and c."""
     items = list(items)
@@ -216,4 +246,9 @@ FILTERS = {
     "engine_name": engine_name,
     "precision_name": precision_name,
     "human_list": human_list,
+    "counted": counted,
+    "per_gpu": per_gpu,
+    "per_gpu_short": per_gpu_short,
+    "sentence": sentence,
+    "load": load,
 }

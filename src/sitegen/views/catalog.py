@@ -7,6 +7,7 @@ from typing import Any
 
 from markupsafe import Markup
 
+from ..records import OUTPUT
 from .datafiles import pair_route
 from .page import Page, Quote, View
 from .sources import Sources, compare_route, gpu_pair_route
@@ -36,11 +37,13 @@ def best_first(src: Sources, keys: list[tuple[str, str]]) -> list[dict]:
                 "summary": main,
                 "route": pair_route(model, gpu),
                 "workload": src.site.workloads[main.workload] if main else None,
+                "tokens": src.site.tokens(main.workload) if main else None,
             }
         )
     return sorted(
         rows,
         key=lambda r: (
+            r["tokens"] == OUTPUT,  # output-token figures after total ones, never among them
             r["summary"] is None or r["summary"].headline.throughput_per_gpu is None,
             -((r["summary"] and r["summary"].headline.throughput_per_gpu) or 0),
             r["model"].slug,

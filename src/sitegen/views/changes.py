@@ -34,14 +34,16 @@ def change_anchor(change: Change) -> str:
     return f"change-{change.date.isoformat()}-{digest}"
 
 
-def change_json(change: Change) -> dict[str, Any]:
-    """One entry of changes.json (docs/pages.md): numbers unrounded, changes as fractions."""
+def change_json(change: Change, tokens: str) -> dict[str, Any]:
+    """One entry of changes.json (docs/pages.md): numbers unrounded, changes as fractions;
+    `tokens`: what its workload's figures count."""
     return {
         "date": change.date.isoformat(),
         "previous_date": change.previous_date.isoformat(),
         "model": change.model,
         "gpu": change.gpu,
         "workload": change.workload,
+        "tokens": tokens,
         "engine": change.engine,
         "precision": change.precision,
         "kind": change.kind,
@@ -78,6 +80,7 @@ class ChangeRow:
     url: str  # the pair page, from the site root
     headline_change_percent: float | None
     rungs: tuple[RungRow, ...]
+    tokens: str  # what its figures count (Site.tokens)
 
 
 def change_row(src: Sources, change: Change) -> ChangeRow:
@@ -95,6 +98,7 @@ def change_row(src: Sources, change: Change) -> ChangeRow:
         url=pair_route(change.model, change.gpu),
         headline_change_percent=_percent(change.headline_change),
         rungs=tuple(RungRow(r.target, r.before, r.after, r.change * 100) for r in change.rungs),
+        tokens=site.tokens(change.workload),
     )
 
 
@@ -146,7 +150,9 @@ def changes_outputs(src: Sources) -> tuple[Page, DataFile]:
         view,
         lastmod=entries[0].date.isoformat() if entries else None,
     )
-    data = DataFile(CHANGES_JSON, to_json([change_json(c) for c in entries]))
+    data = DataFile(
+        CHANGES_JSON, to_json([change_json(c, src.site.tokens(c.workload)) for c in entries])
+    )
     return page, data
 
 

@@ -79,7 +79,7 @@ def compare_outputs_of(src: Sources, model: str, a: str, b: str) -> tuple[Page, 
     route = compare_route(a, b, model)
     charts = tuple(w["chart"] for w in workloads if w["chart"] is not None)
     page = Page(route, "compare.html", title, view, charts=charts)
-    data = to_json(compare_json(model, a, b, rungs))
+    data = to_json(compare_json(model, a, b, rungs, site.tokens))
     return page, DataFile(route + "data.json", data)
 
 
@@ -105,10 +105,12 @@ def workload_view(
                 series,
                 list(range(len(series))),
                 functools.partial(src.per_row, envelope_series),  # once per plan
+                tokens_counted=site.tokens(workload),
             ),
         )
     return {
         "workload": site.workloads[workload],
+        "tokens": site.tokens(workload),
         "summaries": summaries,
         "rungs": rungs,
         "chart": chart,
@@ -194,8 +196,11 @@ def _pick(src: Sources, sides: list[dict], workloads: list[dict]) -> dict | None
     return next((w for w in workloads if w["workload"].slug == name), None)
 
 
-def _sentence(src: Sources, sides: list[dict], p: Pairing, where: str) -> list[Phrase]:
-    """ "<where>, X serves Rx the tokens/s per GPU of Y, at Cx the cost per million tokens"."""
+def _sentence(
+    src: Sources, sides: list[dict], p: Pairing, where: str, counted: str
+) -> list[Phrase]:
+    """ "<where>, X serves Rx the tokens/s per GPU of Y, at Cx the cost per million tokens";
+    `counted`: what the workload's figures count (Site.tokens)."""
     tier = src.tier
     a_first = p.throughput_ratio is not None and p.throughput_ratio >= 1
     lead, trail = (0, 1) if a_first else (1, 0)
@@ -204,13 +209,18 @@ def _sentence(src: Sources, sides: list[dict], p: Pairing, where: str) -> list[P
     lead_name, trail_name = sides[lead]["gpu"].name, sides[trail]["gpu"].name
     text = [
         Phrase(f"{where}, "),
-        stressed(f"{lead_name} serves {display.ratio(r)} the tokens/s per GPU of {trail_name}"),
+        stressed(
+            f"{lead_name} serves {display.ratio(r)} the {display.per_gpu(counted)} of {trail_name}"
+        ),
     ]
     cost = [(row.cost_per_million_tokens or {}).get(tier) for row in rows]
     if None not in cost:
         text += [
             Phrase(", at "),
-            stressed(f"{display.ratio(cost[lead] / cost[trail])} the cost per million tokens"),
+            stressed(
+                f"{display.ratio(cost[lead] / cost[trail])} the cost per million "
+                f"{display.counted(counted)}"
+            ),
             Phrase(f" ({src.quote.tier_label} pricing)."),
         ]
     else:
@@ -225,7 +235,7 @@ def _sentence(src: Sources, sides: list[dict], p: Pairing, where: str) -> list[P
     return text
 
 
-def spread(sides: list[dict], rungs: tuple[Pairing, ...]) -> str:
+def spread(sides: list[dict], rungs: tuple[Pairing, ...], counted: str) -> str:
     """Across every target both GPUs reach: the range of the ratio, or who leads where."""
     both = [p for p in rungs if p.throughput_ratio is not None]
     if len(both) < 2:
@@ -238,7 +248,8 @@ def spread(sides: list[dict], rungs: tuple[Pairing, ...]) -> str:
         return (
             f"At every target both reach ({display.rate(both[0].target)} to "
             f"{display.rate(both[-1].target)} tok/s per user), {lead} serves "
-            f"{display.ratio(shown[0])} to {display.ratio(shown[-1])} the tokens/s per GPU of "
+            f"{display.ratio(shown[0])} to {display.ratio(shown[-1])} the "
+            f"{display.per_gpu(counted)} of "
             f"{trail}."
         )
     ahead_a = [display.rate(p.target) for p in both if (p.throughput_ratio or 0) > 1]
@@ -270,10 +281,11 @@ def verdict(src: Sources, sides: list[dict], workloads: list[dict]) -> list[Phra
     name = w["workload"].name
     target = src.site.config.headline_interactivity
     at = headline_pairing(src, *w["summaries"])
-    after = Phrase(" " + spread(sides, w["rungs"]))
+    counted = w["tokens"]
+    after = Phrase(" " + spread(sides, w["rungs"], counted))
     if at.throughput_ratio is not None:
         where = f"At {display.rate(target)} tok/s per user on {name}"
-        return [*_sentence(src, sides, at, where), after]
+        return [*_sentence(src, sides, at, where, counted), after]
     reached = [
         s["gpu"].name for s, row in zip(sides, (at.a, at.b), strict=True) if row.throughput_per_gpu
     ]
@@ -284,7 +296,7 @@ def verdict(src: Sources, sides: list[dict], workloads: list[dict]) -> list[Phra
             Phrase(f"At {display.rate(target)} tok/s per user on {name}, "),
             stressed(f"only {reached[0]} reaches the target"),
             Phrase(
-                f": {display.tokens(row.throughput_per_gpu)} tokens/s per GPU; no "
+                f": {display.tokens(row.throughput_per_gpu)} {display.per_gpu(counted)}; no "
                 f"{b if only == 0 else a} config is that fast."
             ),
         ]
@@ -293,7 +305,7 @@ def verdict(src: Sources, sides: list[dict], workloads: list[dict]) -> list[Phra
     both = [p for p in w["rungs"] if p.throughput_ratio is not None]
     if both:
         where = f"At {display.rate(both[-1].target)} tok/s per user, the fastest target both reach"
-        text += [Phrase(" "), *_sentence(src, sides, both[-1], where)]
+        text += [Phrase(" "), *_sentence(src, sides, both[-1], where, counted)]
     return [*text, after]
 
 

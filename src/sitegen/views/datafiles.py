@@ -6,7 +6,7 @@ import csv
 import dataclasses
 import io
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from json.encoder import encode_basestring
 from typing import Any
 
@@ -15,7 +15,7 @@ from ..calc.energy import Energy
 from ..calc.envelope import Envelope
 from ..calc.standings import Field, Pairing
 from ..calc.tables import LadderRow, WorkloadSummary
-from ..records import MatrixRun, Run, SweepConfig, SweepRun
+from ..records import TOTAL, MatrixRun, Run, SweepConfig, SweepRun
 from ..records.columnar import INTEGER_COLUMNS, ConfigValues, latency_column
 from ..records.schema import BOOLEAN, CONFIG_SPEC, LATENCY, LATENCY_FIELDS, STRING
 
@@ -71,6 +71,7 @@ def _headline_json(summary: WorkloadSummary, tier: str) -> dict:
     cost = (head.cost_per_million_tokens or {}).get(tier)
     return {
         "workload": summary.workload,
+        "tokens": summary.tokens,
         "interactivity": head.target,
         "tier": tier,
         "throughput_per_gpu": head.throughput_per_gpu,
@@ -107,6 +108,7 @@ def limit_json(summary: WorkloadSummary) -> dict:
 
 def _workload_json(summary: WorkloadSummary, points: Sequence[list[dict]]) -> dict:
     return {
+        "tokens": summary.tokens,
         "configs": summary.configs,
         "engines": list(summary.engines),
         "precisions": list(summary.precisions),
@@ -182,12 +184,14 @@ def _envelope_json(env: Envelope) -> list[dict]:
     ]
 
 
-def model_json(model: str, fields: list[Field]) -> dict:
-    """One model on every GPU, per workload: ranking, ladder across GPUs, envelopes."""
+def model_json(model: str, fields: list[Field], tokens: Callable[[str], str]) -> dict:
+    """One model on every GPU, per workload: ranking, ladder across GPUs, envelopes.
+    `tokens`: what a workload's figures count (Site.tokens)."""
     return {
         "model": model,
         "workloads": {
             f.workload: {
+                "tokens": tokens(f.workload),
                 "gpus": list(f.gpus),
                 "ladder": [
                     {
@@ -210,8 +214,10 @@ def compare_json(
     a: str,
     b: str,
     workloads: dict[str, tuple[Pairing, ...]],
+    tokens: Callable[[str], str],
 ) -> dict:
-    """Two GPUs for one model, per workload: both ladders and a / b at every target."""
+    """Two GPUs for one model, per workload: both ladders and a / b at every target.
+    `tokens`: what a workload's figures count (Site.tokens)."""
     side = side_json
     return {
         "model": model,
@@ -219,6 +225,7 @@ def compare_json(
         "b": b,
         "workloads": {
             workload: {
+                "tokens": tokens(workload),
                 "ladder": [
                     {
                         "target": p.target,
@@ -228,7 +235,7 @@ def compare_json(
                         "cost_ratio": p.cost_ratio,
                     }
                     for p in rungs
-                ]
+                ],
             }
             for workload, rungs in workloads.items()
         },
@@ -253,6 +260,7 @@ def gpu_pair_json(
     tier: str,
     interactivity: float,
     models: list[tuple[str, str | None, Pairing | None, str]],
+    tokens: Callable[[str], str],
 ) -> dict:
     """Two GPUs across every model both serve: per model (model, the workload its verdict
     reads, the pairing there at the headline target, its comparison's route) both sides and
@@ -264,6 +272,7 @@ def gpu_pair_json(
             {
                 "model": model,
                 "workload": workload,
+                "tokens": tokens(workload) if workload else None,
                 "interactivity": interactivity,
                 "tier": tier,
                 "a": _headline_side(p.a if p else None, tier),
@@ -277,12 +286,13 @@ def gpu_pair_json(
     }
 
 
-def leaderboard_row(s: Brief) -> dict:
-    """A brief's row of leaderboard.json."""
+def leaderboard_row(s: Brief, tokens: str) -> dict:
+    """A brief's row of leaderboard.json; `tokens`: what its workload's figures count."""
     return {
         "model": s.model,
         "gpu": s.gpu,
         "workload": s.workload,
+        "tokens": tokens,
         "interactivity": s.headline.target,
         "throughput_per_gpu": s.headline.throughput_per_gpu,
         "cost_per_million_tokens": s.headline.cost_per_million_tokens,
@@ -298,8 +308,11 @@ def leaderboard_row(s: Brief) -> dict:
 
 
 def leaderboard_order(row: dict) -> tuple:
-    """Best first at the headline; unreached last; ties by model, GPU and workload."""
+    """Rows counting total tokens, then those counting output tokens (never ranked against
+    each other); in each, best first at the headline; unreached last; ties by model, GPU and
+    workload."""
     return (
+        row["tokens"] != TOTAL,
         row["throughput_per_gpu"] is None,
         -(row["throughput_per_gpu"] or 0),
         row["model"],
@@ -344,6 +357,7 @@ def leaderboard_csv_header(tiers: list[str]) -> str:
             "url",
             *[f"{cost}_{t}" for cost in LEADERBOARD_COSTS for t in tiers],
             *ENERGY_FIELDS,
+            "tokens",
         ]
     )
 
@@ -369,6 +383,7 @@ def leaderboard_csv_line(tiers: list[str], r: dict) -> str:
             *[_number(part.get(t)) for part in split for t in tiers],
             csv_text(used.get("power") or ""),  # the first field, the power's source, a word
             *[_number(used.get(name)) for name in ENERGY_FIELDS[1:]],
+            r["tokens"],
         ]
     )
 

@@ -8,7 +8,15 @@ from markupsafe import Markup, escape
 
 from ..calc.tables import WorkloadSummary
 from ..records import Gpu, Model, Pricing, Workload
-from ..render.display import dollars, engine_name, human_list, precision_name, rate, tokens
+from ..render.display import (
+    dollars,
+    engine_name,
+    human_list,
+    per_gpu,
+    precision_name,
+    rate,
+    tokens,
+)
 
 
 @dataclass(frozen=True)
@@ -16,6 +24,11 @@ class Entry:
     question: str
     answer: Markup  # HTML
     answer_text: str  # the same answer as plain text, for JSON-LD
+
+
+def _million(tokens_counted: str) -> str:
+    """What a cost per million counts: "output tokens", or "total tokens"."""
+    return "output tokens" if tokens_counted == "output" else "total tokens"
 
 
 def _entry(question: str, answer: str) -> Entry:
@@ -40,7 +53,8 @@ def generated(
         speed = (
             f"At an interactivity target of {target} tokens/s per user on the "
             f"{workload.name} workload, {gpu.name} sustains "
-            f"{tokens(head.throughput_per_gpu)} tokens/s per GPU serving {model.name} with "
+            f"{tokens(head.throughput_per_gpu)} {per_gpu(summary.tokens)} serving {model.name} "
+            "with "
             f"{engine_name(head.engine)} in {precision_name(head.precision)}."
         )
     else:
@@ -50,7 +64,7 @@ def generated(
         )
     speed += (
         f" Peak measured throughput across all configs is "
-        f"{tokens(summary.peak_throughput_per_gpu)} tokens/s per GPU."
+        f"{tokens(summary.peak_throughput_per_gpu)} {per_gpu(summary.tokens)}."
     )
     entries.append(_entry(f"How fast is {model.name} on {gpu.name}?", speed))
 
@@ -67,7 +81,7 @@ def generated(
             f"{dollars(value)} at {tiers[slug]}" for slug, value in cost.items() if slug != tier
         ]
         money = (
-            f"{dollars(cost.get(tier))} per million total tokens at the "
+            f"{dollars(cost.get(tier))} per million {_million(summary.tokens)} at the "
             f"{tiers.get(tier, tier)} pricing tier, at {target} tokens/s per user"
             + (f" ({human_list(parts)} pricing)" if parts else "")
             + ". Slower interactivity targets lower the cost further."

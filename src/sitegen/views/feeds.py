@@ -215,7 +215,8 @@ def regression_summary(site: Site, change: Change) -> str:
         for r in change.rungs
     )
     return (
-        f"Tokens/s per GPU of the run of {change.date.isoformat()} against the run of "
+        f"{display.sentence(display.per_gpu(site.tokens(change.workload)))} of the run of "
+        f"{change.date.isoformat()} against the run of "
         f"{change.previous_date.isoformat()}: {rungs}."
     )
 

@@ -102,6 +102,7 @@ def gpu_pair_outputs(src: Sources, a: str, b: str) -> tuple[Page, DataFile]:
                 "model": site.models[r.model],
                 "route": r.route,
                 "workload": site.workloads[r.workload] if r.workload else None,
+                "tokens": site.tokens(r.workload) if r.workload else None,
                 "pairing": r.pairing,
             }
             for r in rows
@@ -122,6 +123,7 @@ def gpu_pair_outputs(src: Sources, a: str, b: str) -> tuple[Page, DataFile]:
         src.tier,
         site.config.headline_interactivity,
         [(r.model, r.workload, r.pairing, r.route) for r in rows],
+        site.tokens,
     )
     return page, DataFile(route + "data.json", to_json(data))
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..calc.briefs import Brief, BriefMemo
 from ..cards.glyphs import printable
-from ..records import Site
+from ..records import OUTPUT, Site
 from ..render import display
 from .datafiles import leaderboard_order, leaderboard_row
 from .feeds import FEED
@@ -24,13 +24,14 @@ def md(text: object) -> str:
 
 def _row(site: Site, s: Brief) -> tuple[tuple, str]:
     """A brief's line of the headline table, and its place (datafiles.leaderboard_order)."""
-    row = leaderboard_row(s)
+    row = leaderboard_row(s, site.tokens(s.workload))
     config = site.config
     cost = (row["cost_per_million_tokens"] or {}).get(config.headline_tier)
     cells = [
         md(site.models[row["model"]].name),
         md(site.gpus[row["gpu"]].name),
-        md(site.workloads[row["workload"]].name),
+        md(site.workloads[row["workload"]].name)
+        + (" \\(output tokens\\)" if row["tokens"] == OUTPUT else ""),
         display.tokens(row["throughput_per_gpu"]),
         display.dollars(cost),
         md(display.engine_name(row["engine"])) if row["engine"] else "-",
@@ -69,8 +70,10 @@ def llms_txt(
         "",
         "## What it measures",
         "",
-        "- Throughput: output tokens/s per GPU of a serving config (engine, precision, "
-        "parallelism, concurrency), measured by a benchmark run.",
+        "- Throughput: tokens/s per GPU (input + output) of a serving config (engine, "
+        "precision, parallelism, load), measured by a benchmark run; a workload whose source "
+        "counts generated tokens only (MLPerf Inference) is counted in output tokens/s per GPU, "
+        "marked (output tokens), and never ranked against total-token figures.",
         "- Interactivity: output tokens/s per user (1000 / TPOT in ms). A higher target needs "
         "lower concurrency, so throughput per GPU falls as it rises.",
         f"- The headline point: the best throughput per GPU at {target} tokens/s per user, read "
@@ -98,6 +101,8 @@ def llms_txt(
         f"- `{base}models/<model>/data.json`: a model on every GPU; "
         f"`{base}compare/<gpu-a>-vs-<gpu-b>/<model>/data.json`: two GPUs side by side.",
         f"- `{base}runs/<run-id>/data.json`: a run record, normalised.",
+        f"- [changes.json]({base}changes.json): what changed between run dates, regressions "
+        "marked, newest first.",
         f"- [feed.xml]({base}{FEED}): an Atom feed of the run records, newest first.",
         "",
         "## Models",

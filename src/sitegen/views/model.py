@@ -37,7 +37,8 @@ class ModelView(View):
 def model_outputs(src: Sources, model: str) -> tuple[Page, DataFile]:
     fields = src.fields(model)
     page = model_page(src, model, fields)
-    data = DataFile(f"models/{model}/data.json", to_json(model_json(model, fields)))
+    data = to_json(model_json(model, fields, src.site.tokens))
+    data = DataFile(f"models/{model}/data.json", data)
     return page, data
 
 
@@ -123,11 +124,13 @@ def workload_view(src: Sources, f: Field) -> dict:
             site.config.headline_interactivity,
             series,
             strong,
+            tokens_counted=site.tokens(f.workload),
         ),
     )
     main = src.fields(f.model)[0].workload
     return {
         "workload": site.workloads[f.workload],
+        "tokens": site.tokens(f.workload),
         # the page that shows its chart: the model's for its main workload
         "route": f"models/{f.model}/"
         if f.workload == main
@@ -157,7 +160,7 @@ def answer(src: Sources, f: Field) -> list[Phrase]:
         Phrase(f"At {target} tokens/s per user on {workload}, "),
         stressed(
             f"{site.gpus[head.best].name} serves the most: "
-            f"{display.tokens(row.throughput_per_gpu)} tokens/s per GPU"
+            f"{display.tokens(row.throughput_per_gpu)} {display.per_gpu(site.tokens(f.workload))}"
         ),
         Phrase(f" ({display.engine_name(row.engine)} {display.precision_name(row.precision)})."),
     ]
@@ -165,7 +168,7 @@ def answer(src: Sources, f: Field) -> list[Phrase]:
     if cheap is not None:
         cost = (head.by_gpu[cheap].cost_per_million_tokens or {})[tier]
         text += [
-            Phrase(" The cheapest per million tokens is "),
+            Phrase(f" The cheapest per million {display.counted(site.tokens(f.workload))} is "),
             stressed(f"{site.gpus[cheap].name} at {display.dollars(cost)}"),
             Phrase(f" ({src.quote.tier_label} pricing)."),
         ]
@@ -301,7 +304,8 @@ def description(src: Sources, model: str, fields: list[Field]) -> str:
             text += (
                 f" Fastest at {display.rate(head.target)} tokens/s per user: "
                 f"{src.site.gpus[f.gpus[0]].name}, {display.tokens(head.throughput_per_gpu)} "
-                f"tokens/s per GPU ({src.site.workloads[f.workload].name})."
+                f"{display.per_gpu(src.site.tokens(f.workload))} "
+                f"({src.site.workloads[f.workload].name})."
             )
     return text
 

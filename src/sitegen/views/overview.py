@@ -18,7 +18,7 @@ from markupsafe import Markup
 from ..calc import energy
 from ..calc.briefs import Brief
 from ..calc.tables import LadderRow, rung_targets
-from ..records import Gpu, Model, Site, Workload
+from ..records import TOTAL, Gpu, Model, Site, Workload
 from ..render import display
 from .datafiles import (
     encoded,
@@ -57,6 +57,7 @@ class Board:
 class WorkloadBoards:
     workload: Workload
     boards: tuple[Board, ...]
+    tokens: str = TOTAL  # what its figures count (Site.tokens)
 
 
 @dataclass(frozen=True)
@@ -94,7 +95,7 @@ class BriefText(NamedTuple):
 
 
 def _brief_text(site: Site, tiers: list[str], s: Brief) -> BriefText:
-    row = leaderboard_row(s)
+    row = leaderboard_row(s, site.tokens(s.workload))
     return BriefText(
         leaderboard_order(row),
         encoded(row),
@@ -217,7 +218,8 @@ def _sections(src: Sources, texts: dict[int, BriefText]) -> tuple[list[WorkloadB
                 )
                 data.append(texts[id(s)].data)
             boards.append(Board(site.models[model], tuple(rows)))
-        sections.append(WorkloadBoards(site.workloads[workload], tuple(boards)))
+        boards_of = WorkloadBoards(site.workloads[workload], tuple(boards), site.tokens(workload))
+        sections.append(boards_of)
     return sections, data
 
 
@@ -234,7 +236,8 @@ def _leaders(sections: list[WorkloadBoards]) -> list[str]:
             if best.rank is not None:
                 out.append(
                     f"{board.model.name} on {best.gpu.name} at "
-                    f"{display.tokens(best.headline.throughput_per_gpu)} tokens/s per GPU "
+                    f"{display.tokens(best.headline.throughput_per_gpu)} "
+                    f"{display.per_gpu(section.tokens)} "
                     f"({section.workload.name})"
                 )
     return out

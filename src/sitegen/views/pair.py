@@ -13,7 +13,7 @@ from ..charts.series import strongest
 from ..records import MatrixRun, Run
 from ..records.credits import Credit, credits_for
 from ..render.content import CopyError, faq_applies, fill, render_copy
-from ..render.display import dollars, rate, tokens
+from ..render.display import counted, dollars, per_gpu, rate, tokens
 from . import faq
 from .changes import pair_section
 from .datafiles import curve_points, pair_json, pair_route, rung_json, to_json
@@ -306,7 +306,8 @@ def description(src: Sources, model: str, gpu: str, main: WorkloadSummary | None
     head = main.headline
     cost = (head.cost_per_million_tokens or {}).get(src.tier)
     text = (
-        f"{m.name} sustains {tokens(head.throughput_per_gpu)} tokens/s per GPU on {g.name} "
-        f"at {rate(head.target)} tokens/s per user"
+        f"{m.name} sustains {tokens(head.throughput_per_gpu)} {per_gpu(main.tokens)} on "
+        f"{g.name} at {rate(head.target)} tokens/s per user"
     )
-    return text + (f", {dollars(cost)} per million tokens." if cost is not None else ".")
+    per_million = f", {dollars(cost)} per million {counted(main.tokens)}."
+    return text + (per_million if cost is not None else ".")

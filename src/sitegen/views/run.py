@@ -19,9 +19,11 @@ from ..records.columnar import ConfigValues
 from ..records.credits import Credit, credits_for
 from ..render import display
 from ..render.display import (
+    DASH,
     context_tokens,
     engine_name,
     precision_name,
+    significant,
     tokens,
 )
 from .datafiles import pair_route, run_data_json
@@ -374,7 +376,7 @@ def matrix_summary(run: MatrixRun) -> MatrixSummary:
 class ConfigRow(NamedTuple):  # a tuple: a report makes one per config
     parallelism: str
     gpus: int
-    concurrency: int
+    load: str  # its concurrency, or an open-loop source's requests/s
     throughput_per_gpu: str
     interactivity: str
     ttft: str
@@ -391,6 +393,8 @@ class SweepReport:
     rows: tuple[ConfigRow, ...]
     figures: tuple[Figures, ...]  # each config's, in the run's order (config_figures)
     mbu: tuple[tuple[float | None, str | None], ...]  # each config's, in the run's order
+    tokens: str  # what its throughputs count (its workload's, Site.tokens)
+    open_loop: bool  # its configs give request rates, not concurrencies
 
     @property
     def mbu_missing(self) -> str | None:
@@ -411,17 +415,24 @@ def sweep_report(run: SweepRun, site: Site, values: ConfigValues | None = None) 
         f"{site.workloads[run.workload].name} workload, {len(v)} "
         f"config{'' if len(v) == 1 else 's'}."
     )
-    status, gpus, concurrency = columns["status"], columns["gpus"], columns["concurrency"]
+    status, gpus = columns["status"], columns["gpus"]
+    concurrency, rates = columns["concurrency"], columns["request_rate"]
     ordered = sorted(
-        range(len(v)), key=lambda i: (status[i] != "ok", gpus[i], labels[i], concurrency[i])
+        range(len(v)),
+        key=lambda i: (status[i] != "ok", gpus[i], labels[i], concurrency[i] or 0, rates[i] or 0),
     )
-    figures = config_figures(v)
+    counted = site.tokens(run.workload)
+    figures = config_figures(v, counted)
     mbu = run_mbu(site, run, columns)
+    loads = [
+        str(c) if c is not None else DASH if r is None else f"{significant(r)}/s"
+        for c, r in zip(concurrency, rates, strict=True)
+    ]
     rows = tuple(
-        ConfigRow(labels[i], gpus[i], concurrency[i], *figures[i], status[i], *mbu[i])
-        for i in ordered
+        ConfigRow(labels[i], gpus[i], loads[i], *figures[i], status[i], *mbu[i]) for i in ordered
     )
-    return SweepReport(run, facts, rows, figures, tuple(mbu))
+    open_loop = any(c is None for c in concurrency)
+    return SweepReport(run, facts, rows, figures, tuple(mbu), counted, open_loop)
 
 
 @dataclass(frozen=True)

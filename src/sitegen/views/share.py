@@ -163,9 +163,10 @@ class Share:
             return None
         route = pair_route(model, gpu)
         name = f"{src.site.models[model].name} on {src.site.gpus[gpu].name}"
-        head = src.briefs[(model, gpu)][0].headline
+        main = src.briefs[(model, gpu)][0]
+        head, counted = main.headline, src.site.tokens(main.workload)
         width, height = badge_size(
-            src.site.gpus[gpu].name, badge_value(head.throughput_per_gpu, head.target)
+            src.site.gpus[gpu].name, badge_value(head.throughput_per_gpu, head.target, counted)
         )
         return {
             "path": route + BADGE,
@@ -176,8 +177,9 @@ class Share:
 
 
 def badge_file(src: Sources, model: str, gpu: str) -> DataFile:
-    head = src.briefs[(model, gpu)][0].headline
-    value = badge_value(head.throughput_per_gpu, head.target)
+    main = src.briefs[(model, gpu)][0]
+    head = main.headline
+    value = badge_value(head.throughput_per_gpu, head.target, src.site.tokens(main.workload))
     svg = badge_svg(src.site.gpus[gpu].name, value, head.throughput_per_gpu is not None)
     return DataFile(pair_route(model, gpu) + BADGE, svg)
 

@@ -42,11 +42,11 @@ def _at(src: Sources) -> str:
     return f"at {display.rate(src.site.config.headline_interactivity)} tokens/s per user"
 
 
-def _cost(src: Sources, costs: dict | None) -> str:
+def _cost(src: Sources, costs: dict | None, counted: str) -> str:
     cost = (costs or {}).get(src.tier)
     if cost is None:
         return ""
-    return f"{display.dollars(cost)} per million tokens"
+    return f"{display.dollars(cost)} per million {display.counted(counted)}"
 
 
 def _default(src: Sources, summaries: list[WorkloadSummary]) -> WorkloadSummary | None:
@@ -74,11 +74,11 @@ def pair_card(src: Sources, model: str, gpu: str) -> Card:
     if head.throughput_per_gpu is None:
         return _unreached(base, f"No config reaches {display.rate(mark)}", workload, series, mark)
     how = f"{display.engine_name(head.engine)} {display.precision_name(head.precision)}"
-    lines = (_at(src), _cost(src, head.cost_per_million_tokens), f"{how}, {workload}")
+    lines = (_at(src), _cost(src, head.cost_per_million_tokens, main.tokens), f"{how}, {workload}")
     return Card(
         **base,
         figure=display.tokens(head.throughput_per_gpu),
-        unit="tokens/s per GPU",
+        unit=display.per_gpu(main.tokens),
         lines=tuple(line for line in lines if line),
         series=series,
         x_mark=mark,
@@ -107,7 +107,7 @@ def model_card(src: Sources, model: str) -> Card:
     return Card(
         **base,
         figure=display.tokens(row.throughput_per_gpu),
-        unit=f"tokens/s per GPU on {site.gpus[best].name}",
+        unit=f"{display.per_gpu(site.tokens(f.workload))} on {site.gpus[best].name}",
         lines=(_at(src), f"the best of {names}", site.workloads[f.workload].name),
         series=series,
         x_mark=mark,
@@ -144,7 +144,7 @@ def compare_card(src: Sources, model: str, a: str, b: str) -> Card:
         figure=display.ratio(ratio),
         unit=f"{lead.name} over {trail.name}",
         lines=(
-            f"tokens/s per GPU {_at(src)}",
+            f"{display.per_gpu(sa.tokens)} {_at(src)}",
             f"{ga.name}: {display.tokens(ta)}, {gb.name}: {display.tokens(tb)}",
             site.workloads[sa.workload].name,
         ),
