@@ -40,6 +40,7 @@ class Key:
     precision: str
     workload: str
     date: dt.date | None  # None while the date is still to be settled (one sweep, many files)
+    run: str = ""  # what else tells apart runs of one input (an MLPerf submitter's system)
 
 
 class Resolver:
@@ -90,8 +91,10 @@ class Resolver:
         o, ident = self.options, m.identity
         if not with_workload:
             workload = ""
-        elif o.workload or not (ident.isl and ident.osl):
+        elif o.workload or not ((ident.isl and ident.osl) or ident.workload):
             workload = self._catalog(m, "--workload", o.workload, None)
+        elif ident.workload:
+            workload = self._catalog(m, "--workload", None, ident.workload)
         else:
             workload = self._workload(m, ident)
         date = o.date or ident.date
@@ -104,6 +107,7 @@ class Resolver:
             precision=self._plain(m, "--precision", o.precision, ident.precision),
             workload=workload,
             date=date if dated else None,
+            run=ident.run or "",
         )
 
     def _workload(self, m: Measurement, ident: Identity) -> str:
@@ -192,8 +196,9 @@ SUFFIXES = {"yaml": ".yaml", "json": ".json", "parquet": ARCHIVE}  # --format ->
 
 
 def file_name(key: Key, date: dt.date) -> tuple[str, ...]:
-    """What a record's file is named after: model, GPU, engine, precision, workload, date."""
-    return (key.model, key.gpu, key.engine, key.precision, key.workload, date.isoformat())
+    """What a record's file is named after: model, GPU, engine, precision, workload, date,
+    and the run where one input holds several of those (an MLPerf submitter's system)."""
+    return (key.model, key.gpu, key.engine, key.precision, key.workload, date.isoformat(), key.run)
 
 
 def _stem(parts: tuple[str, ...]) -> str:
