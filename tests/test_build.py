@@ -316,7 +316,8 @@ def test_bad_record_fails_and_leaves_public_untouched(make_site):
     lines = second.output.strip().splitlines()
     assert "data/runs/bad.yaml:4: model: expected a slug defined in data/models.yaml" in lines[0]
     assert any(
-        "bad.yaml:10: configs[0].throughput_per_gpu: expected a number > 0, got nothing" in line
+        "bad.yaml:10: configs[0].throughput_per_gpu: expected a number > 0 "
+        "(or output_throughput_per_gpu), got nothing" in line
         for line in lines
     )
     assert lines[-1].startswith("build failed: 4 errors")

@@ -110,7 +110,7 @@ def bad_config(**changes):
         (bad_config(gpus=1.5), "configs[0].gpus: expected an integer >= 1, got 1.5"),
         (
             bad_config(concurrency=None),
-            "configs[0].concurrency: expected an integer >= 1, got nothing",
+            "configs[0].concurrency: expected an integer >= 1 (or request_rate), got nothing",
         ),
         (
             bad_config(throughput_per_gpu=-3),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import datetime as dt
 import itertools
 from collections.abc import Callable, Iterator, Sequence
@@ -11,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from ..records import Site, SweepRun
+from ..records import OUTPUT, TOTAL, Site, SweepRun
 from ..records.columnar import ConfigTable, run_rows
 from . import energy, frontier, limits
 from .energy import Energy, Power
@@ -76,6 +77,8 @@ class CurveSummary:
     table: ConfigTable | None = field(default=None, compare=False, repr=False)
     # what MBU reads of the catalogs for this curve, or the field it lacks
     basis: limits.Basis | str | None = field(default=None, compare=False, repr=False)
+    tokens: str = TOTAL  # what its throughput counts: "total" or "output" tokens
+    sources: tuple[str, ...] = ()  # who measured its current runs, sorted
 
     @property
     def points(self) -> list[dict]:
@@ -83,7 +86,17 @@ class CurveSummary:
         if self.table is None or not self.point_rows:
             return []
         mbu = mbu_of(self.table, self.point_rows, self.engine, self.basis)
-        return point_dicts(self.table, self.point_rows, self.point_runs, mbu)
+        return point_dicts(self.table, self.point_rows, self.point_runs, mbu, self.tokens)
+
+
+def throughput_column(tokens: str) -> str:
+    """The table column a throughput counting `tokens` is read from."""
+    return "output_throughput_per_gpu" if tokens == OUTPUT else "throughput_per_gpu"
+
+
+def whole(values: np.ndarray) -> list[int | None]:
+    """An integer column's values as Python ints, None where absent (NaN)."""
+    return [None if v != v else int(v) for v in values.tolist()]
 
 
 def point_dicts(
@@ -91,13 +104,16 @@ def point_dicts(
     rows: Sequence[int],
     runs: Sequence[str],
     mbu: Sequence[tuple[float | None, str | None]] | None = None,
+    tokens: str = TOTAL,
 ) -> list[dict]:
     """The configs at table `rows` (of runs `runs`) as points: the same numbers, by the same
     float operations, as the summary's order computed them; with `mbu` (mbu_of), each its MBU
-    or why it has none."""
+    or why it has none. `throughput_per_gpu` counts `tokens`; an open-loop config has no
+    concurrency (None) and its `request_rate`."""
     at = np.asarray(rows, dtype=np.int64)
     columns = table.columns
     tpot = columns["tpot_ms"][at]
+    rates = columns["request_rate"][at]
     points = [
         {
             "interactivity": x,
@@ -111,8 +127,8 @@ def point_dicts(
         }
         for x, y, concurrency, gpus, tp, ttft, tpot_ms, run in zip(
             (1000.0 / tpot).tolist(),  # as SweepConfig's: NaN without TPOT
-            columns["throughput_per_gpu"][at].tolist(),
-            columns["concurrency"][at].astype(np.int64).tolist(),
+            columns[throughput_column(tokens)][at].tolist(),
+            whole(columns["concurrency"][at]),
             columns["gpus"][at].astype(np.int64).tolist(),
             columns["tp"][at].tolist(),
             columns["ttft_ms"][at].tolist(),
@@ -121,6 +137,10 @@ def point_dicts(
             strict=True,
         )
     ]
+    if not np.isnan(rates).all():
+        for point, rate in zip(points, rates.tolist(), strict=True):
+            if rate == rate:
+                point["request_rate"] = rate
     if mbu is not None:
         for point, (value, missing) in zip(points, mbu, strict=True):
             point["mbu"] = value
@@ -164,6 +184,8 @@ class WorkloadSummary:
     # the bandwidth limit for the headline config's GPUs, or None and why (SITE.md)
     limit: limits.Limit | None = None
     limit_missing: str | None = None
+    tokens: str = TOTAL  # what every throughput, cost and energy figure counts
+    sources: tuple[str, ...] = ()  # who measured the current runs, sorted
 
 
 class _Configs:
@@ -176,7 +198,9 @@ class _Configs:
     them and freeing them.
     """
 
-    def __init__(self, sweeps: list[SweepRun], table: ConfigTable) -> None:
+    def __init__(
+        self, sweeps: list[SweepRun], table: ConfigTable, output_workloads: frozenset[str]
+    ) -> None:
         rows, lengths, index = run_rows(sweeps)
         run = np.repeat(np.arange(len(sweeps)), lengths)
         self.day_keys, day_of_run = day_ranks(sweeps)
@@ -185,6 +209,10 @@ class _Configs:
         group = day_of_run[run] * 2 + failed  # a curve's date, its ok configs before the failed
         interactivity = 1000.0 / columns["tpot_ms"][rows]  # as SweepConfig's: NaN without TPOT
         throughput = columns["throughput_per_gpu"][rows]
+        if output_workloads:  # their configs are ranked on output tokens/s per GPU
+            counted = [r.workload in output_workloads for r in sweeps]
+            output = np.repeat(np.array(counted, dtype=bool), lengths)
+            throughput = np.where(output, columns["output_throughput_per_gpu"][rows], throughput)
         order = np.lexsort((throughput, interactivity, group))  # stable
         group = group[order]
         starts = np.concatenate(([0], np.flatnonzero(group[1:] != group[:-1]) + 1))
@@ -196,10 +224,12 @@ class _Configs:
         self._spans = (group[starts].tolist(), edges, np.searchsorted(on, edges).tolist())
         self.sweeps = sweeps
         self.table = table
+        self.output_workloads = output_workloads
         self._day_runs = _runs_by_day(sweeps, lengths, day_of_run, len(self.day_keys))
         self._run = run[order]  # each config's sweep, as its position in `sweeps`
         self._ids = np.empty(len(sweeps), dtype=object)
         self._ids[:] = [r.id for r in sweeps]
+        self._sources = {r.id: r.source for r in sweeps}
         taken = rows[order]
         power_w = columns["power_w"][taken]
         self._columns = {
@@ -207,7 +237,8 @@ class _Configs:
             "indices": index[order],
             "interactivity": interactivity[order],
             "throughput_per_gpu": throughput[order],
-            "concurrency": columns["concurrency"][taken].astype(np.int64),
+            "concurrency": columns["concurrency"][taken],  # NaN where open loop
+            "request_rate": columns["request_rate"][taken],  # NaN where closed loop
             "gpus": columns["gpus"][taken].astype(np.int64),
             "ttft_ms": columns["ttft_ms"][taken],
             "tpot_ms": columns["tpot_ms"][taken],
@@ -223,12 +254,27 @@ class _Configs:
         """Column `name` of the config at position `at`, as a Python number."""
         return self._columns[name][at].item()
 
+    def load(self, at: int) -> dict:
+        """The load of the config at position `at`: its concurrency (None where open loop)
+        and, where it has one, its request rate."""
+        concurrency, rate = self.value("concurrency", at), self.value("request_rate", at)
+        load: dict[str, Any] = {
+            "concurrency": None if concurrency != concurrency else int(concurrency)
+        }
+        if rate == rate:
+            load["request_rate"] = rate
+        return load
+
     def run_ids(self, span: range) -> list[str]:
         """The run id of each config at positions `span`."""
         return self._ids[self._run[span.start : span.stop]].tolist()
 
     def run_id(self, at: int) -> str:
         return self._ids[self._run[at]]
+
+    def source_of(self, run_id: str) -> str:
+        """Who measured the run `run_id`."""
+        return self._sources[run_id]
 
     def day_runs(self, rank: int) -> tuple[str, ...]:
         """The ids of the runs with configs on the (curve, date) of `rank`, sorted."""
@@ -390,8 +436,9 @@ class _Quoting:
         """A config as the page quotes it: its point, and where it comes from."""
         configs = self.configs
         row = configs.value("table_rows", at)
-        (point,) = point_dicts(configs.table, [row], [configs.run_id(at)])
         sweep = self.configs.sweep(at)
+        tokens = OUTPUT if sweep.workload in configs.output_workloads else TOTAL
+        (point,) = point_dicts(configs.table, [row], [configs.run_id(at)], tokens=tokens)
         quote = dict(
             point,
             engine=sweep.engine,
@@ -410,7 +457,7 @@ class _Quoting:
             "precision": sweep.precision,
             "parallelism": PENDING,
             "index": c.value("indices", at),
-            "concurrency": c.value("concurrency", at),
+            **c.load(at),
             "gpus": c.value("gpus", at),
         }
         return self._later(quote, at)
@@ -429,6 +476,7 @@ class _Rungs:
     split into input and output where the workload's lengths are known, and the energy."""
 
     def __init__(self, site: Site, gpu: str, workload: str) -> None:
+        self.tokens = site.tokens(workload)
         prices = site.pricing.for_gpu(gpu)
         self.prices = [(t.slug, prices[t.slug]) for t in site.pricing.tiers if t.slug in prices]
         self.all_in = energy.all_in(site.gpus[gpu].all_in_power_kw)
@@ -439,6 +487,7 @@ class _Rungs:
         isl, osl = lengths.isl, lengths.osl
         # the shares of input and of output tokens in the total that throughput counts
         self.shares = (isl / (isl + osl), osl / (isl + osl)) if isl and osl else None
+        self.counts_output = self.tokens == OUTPUT  # then throughput counts output tokens alone
 
     def cost(self, throughput: float | None, share: float = 1.0) -> dict[str, float] | None:
         if throughput is None or not self.prices:
@@ -484,6 +533,11 @@ class _Rungs:
         power = of_curve.power if of_curve else None
         throughput = rung.throughput_per_gpu
         split = self.shares if throughput is not None else None
+        if self.counts_output:  # no input share is known; the output share is the whole
+            per_input, per_output = None, self.cost(throughput)
+        else:
+            per_input = self.cost(throughput, split[0]) if split else None
+            per_output = self.cost(throughput, split[1]) if split else None
         return LadderRow(
             rung.target,
             throughput,
@@ -491,8 +545,8 @@ class _Rungs:
             rung.precision,
             self.cost(throughput),
             energy.energy(throughput, power) if power and throughput else None,
-            self.cost(throughput, split[0]) if split else None,
-            self.cost(throughput, split[1]) if split else None,
+            per_input,
+            per_output,
             of_curve.reads if of_curve else None,
             of_curve.spread if of_curve else None,
         )
@@ -554,7 +608,7 @@ def _reads(
     ):
         read = {
             "run": configs.run_id(position),
-            "concurrency": configs.value("concurrency", position),
+            **configs.load(position),
             "gpus": configs.value("gpus", position),
             "interactivity": front[j].interactivity,
             "throughput_per_gpu": front[j].throughput_per_gpu,
@@ -634,8 +688,15 @@ def _curve_summary(
         ),
         table=configs.table,
         basis=basis,
+        tokens=make.tokens,
+        sources=_sources(configs, now.runs),
     )
     return summary, rows
+
+
+def _sources(configs: _Configs, runs: Sequence[str]) -> tuple[str, ...]:
+    """Who measured `runs` (ids), sorted."""
+    return tuple(sorted({configs.source_of(run) for run in runs}))
 
 
 def summarise_workload(
@@ -656,7 +717,7 @@ def summarise_workload(
     head = _best_row(make, summaries, targets, headline)
     rows = made.get((head.engine, head.precision), (None, []))[1]
     row = rows[targets.index(headline)] if rows else None
-    limit, limit_missing = _limit(configs, summaries, targets, head, row, live)
+    limit, limit_missing = _limit(configs, summaries, targets, head, row, live, make.tokens)
     headline_config = None
     if head.engine is not None:
         (on_curve,) = (c for c in live if c.key[3:] == (head.engine, head.precision))
@@ -687,6 +748,8 @@ def summarise_workload(
         older_runs=tuple(sorted(every - current)),
         limit=limit,
         limit_missing=limit_missing,
+        tokens=make.tokens,
+        sources=tuple(sorted({s for c in summaries.values() for s in c.sources})),
     )
 
 
@@ -697,6 +760,7 @@ def _limit(
     head: LadderRow,
     row: int | None,
     live: list[_Curve],
+    tokens: str,
 ) -> tuple[limits.Limit | None, str | None]:
     """The bandwidth limit for the GPUs of the config the headline reads (at table `row`),
     from the slowest point or target, or None and why: `headline` where nothing reaches it,
@@ -710,7 +774,10 @@ def _limit(
     decode_gpus = table["decode_gpus"][row]
     gpus = int(decode_gpus if decode_gpus == decode_gpus else table["gpus"][row])
     slowest = min(targets[0], *(min(configs.values("interactivity", c.now.ok)) for c in live))
-    return limits.limit(curve.basis, gpus, slowest), None
+    basis = curve.basis
+    if tokens == OUTPUT:  # its line counts output tokens, as the ladder does
+        basis = dataclasses.replace(basis, total_per_output=1.0)
+    return limits.limit(basis, gpus, slowest), None
 
 
 def _workloads(configs: _Configs) -> Iterator[list[_Curve]]:
@@ -730,7 +797,7 @@ def summarise(site: Site) -> dict[tuple[str, str], list[WorkloadSummary]]:
     pairs: dict[tuple[str, str], list[WorkloadSummary]] = {}
     if not sweeps or site.table is None or not any(len(r.configs) for r in sweeps):
         return pairs
-    configs = _Configs(sweeps, site.table)
+    configs = _Configs(sweeps, site.table, site.output_workloads)
     quote = _Quoting(site.table, configs)
     for curves in _workloads(configs):
         summary = summarise_workload(site, configs, curves, quote)

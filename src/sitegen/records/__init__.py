@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from .model import (
+    OUTPUT,
+    TOTAL,
     Catalogs,
     DecodeCell,
     Gpu,
@@ -35,6 +37,8 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
+    "OUTPUT",
+    "TOTAL",
     "Catalogs",
     "DecodeCell",
     "Gpu",

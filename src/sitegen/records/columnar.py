@@ -162,7 +162,9 @@ def screen(files: Sequence[Sequence[Any]]) -> Screened:
         bad |= wrong | np.fromiter((s is not None and s != "ok" for s in status), bool, n)
     columns["status"] = np.full(n, "ok", dtype=object)  # a failed config takes the exact path
     for spec in CONFIG_SPEC:
-        required = spec.required in (ALWAYS, WHEN_OK)  # every screened config is ok
+        # every screened config is ok; a config without a field another may stand in for
+        # (`either`) is flagged too, and the exact checker decides
+        required = spec.required in (ALWAYS, WHEN_OK)
         given = _field(configs, keys, spec.name)
         if spec.kind in (INTEGER, NUMBER):
             values, wrong = _floats(given, n)
@@ -431,7 +433,9 @@ class ConfigRows(Sequence[SweepConfig]):
 # -- a run's configs as values -----------------------------------------------------------------
 
 # what SweepConfig.parallelism reads of a config: what tells a run's configs apart but the load
-PARALLELISM_FIELDS = tuple(name for name in CONFIG_KEY if name != "concurrency")
+PARALLELISM_FIELDS = tuple(
+    name for name in CONFIG_KEY if name not in ("concurrency", "request_rate")
+)
 
 
 def parallelism_labels(table: ConfigTable, rows: Sequence[int]) -> list[str]:

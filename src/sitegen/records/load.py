@@ -10,7 +10,7 @@ import re
 import stat
 import time
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -339,6 +339,7 @@ def load_runs(
     order = {rel: n for n, (_, rel, _) in enumerate(files)}
     runs.sort(key=lambda run: order[run.path])
     _cross_checks(root, runs, table, known, problems)
+    _output_counts(root, runs, table, problems)
     read = digests if digests is not None else {}
     found = Listing(files, walked, {rel: read[rel] for _, rel, _ in files if rel in read})
     return runs, table, ordered, found
@@ -494,6 +495,53 @@ def _cross_checks(
             )
 
 
+def output_workloads(runs: Sequence[Run], table: ConfigTable) -> frozenset[str]:
+    """The workloads with a record that counts output tokens only (an ok config without
+    throughput_per_gpu: the schema holds every ok config of a record to one count)."""
+    sweeps, (rows, lengths, _) = _sweep_rows(runs)
+    if not len(rows):
+        return frozenset()
+    columns = table.columns
+    ok = columns["status"][rows] == "ok"
+    run = np.repeat(np.arange(len(sweeps)), lengths)
+    no_total = np.unique(run[ok & np.isnan(columns["throughput_per_gpu"][rows])])
+    return frozenset(sweeps[i].workload for i in no_total.tolist())
+
+
+def _sweep_rows(runs: Sequence[Run]) -> tuple[list[SweepRun], tuple]:
+    sweeps = [r for r in runs if isinstance(r, SweepRun)]
+    return sweeps, columnar.run_rows(sweeps)
+
+
+def _output_counts(root: Path, runs: list[Run], table: ConfigTable, problems: Problems) -> None:
+    """Errors: a config without output_throughput_per_gpu in a workload counted in output
+    tokens, where its total could only be ranked against output figures."""
+    counted = output_workloads(runs, table)
+    if not counted:
+        return
+    sweeps, (rows, lengths, index) = _sweep_rows(runs)
+    columns = table.columns
+    ok = columns["status"][rows] == "ok"
+    run = np.repeat(np.arange(len(sweeps)), lengths)
+    lacking = np.flatnonzero(ok & np.isnan(columns["output_throughput_per_gpu"][rows]))
+    docs = _Positions(root)
+    for k in lacking.tolist():
+        sweep, i = sweeps[run[k]], int(index[k])
+        if sweep.workload not in counted:
+            continue
+        doc = docs.of(sweep)
+        problems.add(
+            Problem(
+                sweep.path,
+                doc.line(("configs", i)),
+                doc.field_name(("configs", i, "output_throughput_per_gpu")),
+                f"expected a number > 0: workload {sweep.workload!r} is counted in output "
+                "tokens (a record of it gives output tokens only), and a total cannot be "
+                "ranked against them",
+            )
+        )
+
+
 def _lookalike_engines(runs: list[Run], docs: _Positions, problems: Problems) -> None:
     """Warn about an engine that reads as another (vLLM, vllm, vⅼlm): two rows alike."""
     first: dict[str, Run] = {}  # each engine as written -> its first run, in file order
@@ -588,5 +636,6 @@ def load_site(
         runs=tuple(sorted(runs, key=lambda r: (r.date, r.id))),
         table=table,
         digests=digests,
+        output_workloads=output_workloads(runs, table),
     )
     return site, problems

@@ -84,12 +84,14 @@ class SweepConfig:
     """One measured configuration of a sweep."""
 
     gpus: int
-    concurrency: int
-    # None only on failed configs, which need not carry figures
+    concurrency: int | None  # None where the source is open loop (request_rate)
+    # total tokens/s per GPU: None on failed configs, which need not carry figures, and in
+    # a record that counts output tokens only
     throughput_per_gpu: float | None
     ttft_ms: Latency | None
     tpot_ms: Latency | None
     output_throughput_per_gpu: float | None = None
+    request_rate: float | None = None  # requests/s of an open-loop source
     e2el_ms: Latency | None = None
     status: str = "ok"
     tp: int | None = None
@@ -222,6 +224,10 @@ class Catalogs:
     config: SiteConfig
 
 
+OUTPUT, TOTAL = "output", "total"  # what a throughput counts: generated tokens, or all
+OUTPUT_WORKLOADS = "(workloads counted in output tokens)"  # a shared part of every key
+
+
 @dataclass(frozen=True)
 class Site:
     """Everything a build reads, checked."""
@@ -235,6 +241,9 @@ class Site:
     runs: tuple[Run, ...]
     table: Any = None  # columnar.ConfigTable: every sweep config, rows of each run together
     digests: dict[str, str] = field(default_factory=dict)  # data file -> digest of its bytes
+    # the workloads counted in output tokens: those with a record that gives output tokens
+    # only (DATA.md: every ladder, cost and comparison of such a workload counts output tokens)
+    output_workloads: frozenset[str] = frozenset()
 
     def run_identity(self, run: Run) -> tuple[str, str, str | None]:
         """A run as what names it and its file's bytes: (id, path, digest), the part of every
@@ -245,7 +254,14 @@ class Site:
         """(file, digest) of what every page reads beside run records: the catalogs and
         sitegen.yaml, sorted."""
         runs = SiteLayout.RUNS_PREFIX
-        return sorted((rel, d) for rel, d in self.digests.items() if not rel.startswith(runs))
+        shared = sorted((rel, d) for rel, d in self.digests.items() if not rel.startswith(runs))
+        if self.output_workloads:  # what every figure of these workloads counts
+            shared.append((OUTPUT_WORKLOADS, ",".join(sorted(self.output_workloads))))
+        return shared
+
+    def tokens(self, workload: str) -> str:
+        """What a workload's throughput counts: "output" tokens or "total" (input + output)."""
+        return OUTPUT if workload in self.output_workloads else TOTAL
 
     @property
     def sweeps(self) -> list[SweepRun]:

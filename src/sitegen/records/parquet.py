@@ -57,6 +57,7 @@ KINDS = {
     "power_w": NUMBER,
     "image": TEXT,
     "concurrency": INTEGER,
+    "request_rate": NUMBER,
     "throughput_per_gpu": NUMBER,
     "output_throughput_per_gpu": NUMBER,
     "interactivity": NUMBER,

@@ -361,6 +361,9 @@ class ConfigField:
     name: str
     kind: str
     required: str = OPTIONAL  # ALWAYS, WHEN_OK (status ok) or OPTIONAL
+    # a field that may stand in for this one: this one is required only where that one is
+    # absent (the columnar screen flags every config without this one for the exact checker)
+    either: str | None = None
 
 
 CONFIG_SPEC = (
@@ -376,8 +379,9 @@ CONFIG_SPEC = (
     ConfigField("decode_gpus", INTEGER),
     ConfigField("power_w", NUMBER),
     ConfigField("image", STRING),
-    ConfigField("concurrency", INTEGER, ALWAYS),
-    ConfigField("throughput_per_gpu", NUMBER, WHEN_OK),
+    ConfigField("concurrency", INTEGER, ALWAYS, either="request_rate"),
+    ConfigField("request_rate", NUMBER),  # requests/s of an open-loop source (MLPerf)
+    ConfigField("throughput_per_gpu", NUMBER, WHEN_OK, either="output_throughput_per_gpu"),
     ConfigField("output_throughput_per_gpu", NUMBER),
     ConfigField("ttft_ms", LATENCY, WHEN_OK),
     ConfigField("tpot_ms", LATENCY, WHEN_OK),
@@ -401,6 +405,7 @@ CONFIG_KEY = (
     "prefill_gpus",
     "decode_gpus",
     "concurrency",
+    "request_rate",
 )
 
 
@@ -437,6 +442,11 @@ def _latency(c: Checker, obj: dict, path: Path_, key: str, required: bool) -> La
 
 def _field(c: Checker, m: dict, path: Path_, spec: ConfigField, ok: bool) -> Any:
     required = spec.required == ALWAYS or (spec.required == WHEN_OK and ok)
+    if required and spec.either is not None and m.get(spec.name) is None:
+        if m.get(spec.either) is None:
+            what = "an integer >= 1" if spec.kind == INTEGER else "a number > 0"
+            c.error(path + (spec.name,), f"expected {what} (or {spec.either}), got nothing")
+        return None
     if spec.kind == INTEGER:
         return c.integer(m, path, spec.name, required=required)
     if spec.kind == NUMBER:
@@ -470,7 +480,7 @@ def _config(c: Checker, m: dict, path: Path_) -> SweepConfig | None:
         values["throughput_per_gpu"],
         values["output_throughput_per_gpu"],
     )
-    if c.errors > errors_before or values["gpus"] is None or values["concurrency"] is None:
+    if c.errors > errors_before or values["gpus"] is None:
         return None
     return SweepConfig(status=status or "ok", **values)
 
@@ -516,7 +526,7 @@ def sweep_fields(c: Checker, r: dict, catalogs: Catalogs) -> dict:
 def sweep(c: Checker, r: dict, run_id: str, rel: str, catalogs: Catalogs) -> SweepRun | None:
     fields = sweep_fields(c, r, catalogs)
     raw = r.get("configs")
-    configs: list[SweepConfig] = []
+    configs: list[tuple[int, SweepConfig]] = []
     if not isinstance(raw, list) or not raw:
         got = raw if raw is not None else MISSING
         c.expected(("configs",), "a list of at least one measured config", got)
@@ -536,10 +546,28 @@ def sweep(c: Checker, r: dict, run_id: str, rel: str, catalogs: Catalogs) -> Swe
                     + c.doc.place_name(("configs", seen[key])),
                 )
             seen.setdefault(key, i)
-            configs.append(config)
+            configs.append((i, config))
+        _one_count(c, configs)
     if c.failed:
         return None
-    return SweepRun(id=run_id, path=rel, kind="sweep", configs=tuple(configs), **fields)
+    made = tuple(config for _, config in configs)
+    return SweepRun(id=run_id, path=rel, kind="sweep", configs=made, **fields)
+
+
+def _one_count(c: Checker, configs: list[tuple[int, SweepConfig]]) -> None:
+    """A record counts total tokens (throughput_per_gpu) in every ok config or in none: a
+    source that counts generated tokens only gives output_throughput_per_gpu alone."""
+    ok = [(i, config) for i, config in configs if config.ok]
+    total = [i for i, config in ok if config.throughput_per_gpu is not None]
+    if total and len(total) < len(ok):
+        first = c.doc.place_name(("configs", total[0]))
+        for i, config in ok:
+            if config.throughput_per_gpu is None:
+                c.error(
+                    ("configs", i, "throughput_per_gpu"),
+                    f"expected a number > 0, as {first} gives one (a record counts total "
+                    "tokens in all its configs or in none)",
+                )
 
 
 def _rows(c: Checker, r: dict, key: str, required: bool, build) -> list:
