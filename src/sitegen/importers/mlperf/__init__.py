@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ...records import Catalogs, Problem, SiteError
-from ...records.problems import WARNING
+from ...records.problems import WARNING, plural
 from ...records.urls import link_problem
 from ..common import Identity, Measurement, Options, Reading, text, whole
 from ..planning import match
@@ -82,7 +82,8 @@ class _Point:
     result: Result
     config: dict[str, Any]
     identity: Identity
-    notes: tuple[str, ...]
+    shared: tuple[str, ...]  # notes that every result of its system and benchmark gives
+    own: tuple[str, ...]  # notes of this result alone
 
 
 def read_tree(path: Path, options: Options, known: Catalogs) -> Reading:
@@ -106,7 +107,7 @@ def read_tree(path: Path, options: Options, known: Catalogs) -> Reading:
             file=str(p.result.summary),
             identity=p.identity,
             config=p.config,
-            notes=p.notes + reader.offline.get(_bench(p.result), ()),
+            notes=p.shared + reader.offline.get(_bench(p.result), ()) + p.own,
             exact=True,
         )
         for p in points
@@ -250,7 +251,8 @@ class _TreeReader:
         identity = self._identity(result, row, system)
         if config is None or identity is None:
             return None
-        return _Point(result, config, identity, self._notes(result, summary, system, row))
+        shared, own = self._notes(result, summary, system, row)
+        return _Point(result, config, identity, shared, own)
 
     def _check_count(self, result: Result, row: dict, system: _System) -> None:
         per_node, nodes = whole(row.get("a#")), whole(row.get("Nodes"))
@@ -356,23 +358,23 @@ class _TreeReader:
 
     def _notes(
         self, result: Result, summary: LogSummary, system: _System, row: dict
-    ) -> tuple[str, ...]:
+    ) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """(notes every result of the system and benchmark gives, this result's own)."""
         version = self._round(row).strip()
         software = system.framework or text(row.get("Software")) or "not stated"
         bounds = (
             f"{result.scenario} bounds of {result.benchmark} (99th percentile): TTFT "
             f"{_ms(summary.bound_ms('ttft_latency'))}, TPOT {_ms(summary.bound_ms('tpot_latency'))}"
         )
-        return (
+        shared = (
             f"MLPerf Inference {version + ' ' if version else ''}{result.division} division, "
-            f"benchmark {result.benchmark}, submitted by {result.submitter}: credit MLCommons "
-            f"and {result.submitter}",
+            f"benchmark {result.benchmark}, submitted by {result.submitter}: credit "
+            f"{PUBLISHER} and {result.submitter}",
             f"system {system.name} ({result.system}): {system.gpu}, {system.per_node} per node "
-            f"x {system.nodes} nodes = {system.gpus} GPUs; software {software}",
-            bounds,
-            f"result {result.location} (LoadGen {SUMMARY_FILE})",
+            f"x {plural(system.nodes, 'node')} = {system.gpus} GPUs; software {software}",
             f"system file {result.division}/{result.submitter}/systems/{result.system}.json",
         )
+        return shared, (bounds, f"result {result.location} (LoadGen {SUMMARY_FILE})")
 
     def _offline(self, result: Result, system: _System, tokens: float) -> None:
         note = (
