@@ -50,6 +50,7 @@ __all__ = [
     "ImportResult",
     "Options",
     "detect",
+    "detect_tree",
     "import_results",
 ]
 
@@ -127,12 +128,17 @@ def _read_trees(
         problem = _tree_problem(fmt, path)
         if problem is not None:
             raise SiteError([Problem(str(path), None, "", problem)])
-    name = fmt if fmt in TREES else next(n for n, m in TREES.items() if m.is_tree(paths[0]))
+    name = fmt if fmt in TREES else detect_tree(paths[0]) or AUTO
     if on_format is not None:
         on_format(name)
     if known is None:
         raise ValueError("reading a results tree needs the site's catalogs")
     return name, [TREES[name].read_tree(path, options, known) for path in paths]
+
+
+def detect_tree(path: Path) -> str | None:
+    """The format that reads the results tree at `path`, or None."""
+    return next((name for name, module in TREES.items() if module.is_tree(path)), None)
 
 
 def _tree_problem(fmt: str, path: Path) -> str | None:
@@ -146,7 +152,7 @@ def _tree_problem(fmt: str, path: Path) -> str | None:
         if fmt == AUTO:
             return f"a file among folders: import the files and the {trees} tree separately"
         return f"a file: {fmt} reads a results tree ({TREES[fmt].TITLE}), a folder"
-    if fmt == AUTO and not any(m.is_tree(path) for m in TREES.values()):
+    if fmt == AUTO and detect_tree(path) is None:
         return f"a folder, but not a results tree that {trees} reads; files are read one by one"
     return None
 

@@ -8,7 +8,12 @@ import re
 from ..planning import closest
 
 # The serving engine a `framework` / `Software` string names by its first word.
-ENGINES = (("tensorrt", "tensorrt-llm"), ("trt", "tensorrt-llm"), ("vllm", "vllm"), ("sglang", "sglang"))
+ENGINES = (
+    ("tensorrt", "tensorrt-llm"),
+    ("trt", "tensorrt-llm"),
+    ("vllm", "vllm"),
+    ("sglang", "sglang"),
+)
 # `TensorRT 10.11`, `vLLM 0.9.0.2.dev108+g71faa1880`, `vllm-0.9.0`: a name, then a version
 VERSIONED = re.compile(r"^(?P<name>.*?)(?:[\s_-]+v?(?P<version>\d[^\s,]*))?$")
 SLUG_SAFE = re.compile(r"[^a-z0-9.]+")
@@ -45,7 +50,6 @@ def precision_of(weight_data_types: str) -> str:
 def gpu_kinds(accelerator: str) -> int:
     """How many GPU kinds a system's `accelerator_model_name` lists, each with its count."""
     return len(KIND_COUNT.findall(accelerator))
-
 
 
 def unmatched(raw: str, catalog: dict, kind: str, option: str) -> str:
