@@ -23,6 +23,7 @@ from .planning import (
     match,
     measured_by,
     record_paths,
+    run_name,
     tidy,
 )
 
@@ -216,9 +217,9 @@ def plan_records(
             configs,
         )
         planned_keys.append(file_name(key, date))
-        records.append((record, tuple(files), origins))
+        records.append((record, tuple(files), origins, run_name(key, date)))
     paths = record_paths(out, planned_keys, suffix)
     return [
-        Planned(path, record, files, origins)
-        for path, (record, files, origins) in zip(paths, records, strict=True)
+        Planned(path, record, files, origins, run)
+        for path, (record, files, origins, run) in zip(paths, records, strict=True)
     ]

@@ -28,6 +28,7 @@ class Planned:
     record: dict[str, Any]
     files: tuple[str, ...]  # the result files it came from
     origins: tuple[Origin, ...] = ()  # where each of its configs came from, in their order
+    run: str | None = None  # its name in an archive, where model ... date do not tell it apart
 
 
 @dataclass(frozen=True)
@@ -199,6 +200,12 @@ def file_name(key: Key, date: dt.date) -> tuple[str, ...]:
     """What a record's file is named after: model, GPU, engine, precision, workload, date,
     and the run where one input holds several of those (an MLPerf submitter's system)."""
     return (key.model, key.gpu, key.engine, key.precision, key.workload, date.isoformat(), key.run)
+
+
+def run_name(key: Key, date: dt.date) -> str | None:
+    """A run's own name inside an archive (its `run` column), for runs that the model, GPU,
+    engine, precision, workload and date do not tell apart (MLPerf systems); else None."""
+    return _stem(file_name(key, date)) if key.run else None
 
 
 def _stem(parts: tuple[str, ...]) -> str:
