@@ -181,7 +181,8 @@ def test_every_valid_point_is_imported_with_the_figures_of_its_summary(whole) ->
         assert re.search(
             rf"{re.escape(system)}\.json: accelerator_model_name: .*2 GPU kinds", result.stderr
         )
-    load_site(site)  # the records are what a build reads
+    loaded, problems = load_site(site)  # the records are what a build reads
+    assert loaded is not None and len(loaded.runs) == len(found), problems.errors
 
 
 def test_identity_from_the_system_and_the_summary(whole) -> None:
@@ -386,3 +387,19 @@ def test_the_tree_is_recognised() -> None:
     assert detect_tree(TREE) == "mlperf" and detect_tree(TREE / "closed/AMD") == "mlperf"
     assert detect_tree(TREE / "closed/AMD/systems") is None
     assert "mlperf" in FORMATS
+
+
+def test_one_archive_keeps_each_system_apart(tmp_path: Path) -> None:
+    site = write_site(tmp_path / "site")
+    first = run_import(site, TREE / "closed/Nebius", "--date", DATE, out="mlperf.parquet")
+    assert first.exit_code == 0, first.output
+    archive = site / "data/runs/mlperf.parquet"
+    written = archive.read_bytes()
+    again = run_import(site, TREE / "closed/Nebius", "--date", DATE, out="mlperf.parquet")
+    assert again.exit_code == 0, again.output
+    assert archive.read_bytes() == written and again.stdout.startswith("unchanged ")
+    loaded, problems = load_site(site)
+    assert loaded is not None, problems.errors
+    # Nebius's B200, GB200 and H200 systems, each with two benchmarks: six runs
+    assert len(loaded.runs) == 6
+    assert sum(len(run.configs) for run in loaded.runs) == 10
