@@ -403,3 +403,27 @@ def test_one_archive_keeps_each_system_apart(tmp_path: Path) -> None:
     # Nebius's B200, GB200 and H200 systems, each with two benchmarks: six runs
     assert len(loaded.runs) == 6
     assert sum(len(run.configs) for run in loaded.runs) == 10
+
+
+def test_other_benchmarks_are_counted_once_and_their_systems_not_checked(tmp_path: Path) -> None:
+    tree = tmp_path / "tree"
+    _copy(tree, "Google", "H200-SXM-141GBx8_TRT")
+    shutil.copy(TREE / "summary_results.json", tree / "summary_results.json")
+    submitter = tree / "closed/Google"
+    for system, benchmark in (("L4x8", "resnet50"), ("L4x8", "retinanet")):
+        run = submitter / "results" / system / benchmark / "Offline/performance/run_1"
+        run.mkdir(parents=True)
+        (run / "mlperf_log_summary.txt").write_text(
+            "Scenario : Offline\nSamples per second: 1000.5\nResult is : VALID\n"
+        )
+    (submitter / "systems/L4x8.json").write_text(
+        json.dumps({"accelerator_model_name": "NVIDIA L4", "accelerators_per_node": 8})
+    )
+    site = write_site(tmp_path / "site")
+    result = run_import(site, tree, "--date", DATE)
+    assert result.exit_code == 0, result.output
+    assert result.stderr.splitlines() == [
+        f"{tree}: results without token figures (not LLM benchmarks) skipped: "
+        "resnet50 (1), retinanet (1) (warning)"
+    ]
+    assert len(records(site)) == 1  # Google's H200: Interactive (its Offline in the notes)

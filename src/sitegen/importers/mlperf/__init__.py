@@ -41,6 +41,8 @@ from .tree import (
 NAME = "mlperf"
 TITLE = "MLPerf Inference results tree"
 PUBLISHER = "MLCommons"
+# generated tokens/s of the whole system: Server and Interactive, Offline
+TOKENS = ("Completed tokens per second", "Tokens per second")
 CURVE_SCENARIOS = ("Server", "Interactive")  # open-loop scenarios with latencies: points
 OFFLINE = "Offline"
 ROUND = re.compile(r"v\d+\.\d+")  # a round's version in a folder name: inference_results_v5.1
@@ -162,11 +164,14 @@ class _TreeReader:
             by_system[(result.submitter, result.system)].append(result)
         points: list[_Point] = []
         for found in by_system.values():
-            system = self._system(found)
+            summaries = {r: summary for r in found if (summary := self._summary(r)) is not None}
+            if not summaries:  # a system of other benchmarks only is none of our business
+                continue
+            system = self._system(list(summaries))
             if system is None:
                 continue
-            for result in found:
-                point = self._result(result, system)
+            for result, summary in summaries.items():
+                point = self._result(result, summary, system)
                 if point is not None:
                     points.append(point)
         if self.without_tokens:
@@ -177,6 +182,25 @@ class _TreeReader:
                 f"results without token figures (not LLM benchmarks) skipped: {names}",
             )
         return points
+
+    def _summary(self, result: Result) -> LogSummary | None:
+        """The result's LoadGen summary, if it is one of an LLM benchmark (with token figures);
+        None, said, if it is missing."""
+        try:
+            raw = result.summary.read_text(encoding="utf-8", errors="replace")
+        except FileNotFoundError:
+            where = "/".join((*PERFORMANCE_RUN, SUMMARY_FILE))
+            self._warn(str(result.folder), "", f"no {where}: skipped")
+            return None
+        except OSError as exc:
+            message = f"{SUMMARY_FILE} not read ({exc.strerror}): skipped"
+            self._warn(str(result.folder), "", message)
+            return None
+        summary = parse_summary(raw)
+        if summary.number(*TOKENS) is None:
+            self.without_tokens[result.benchmark] += 1
+            return None
+        return summary
 
     # -- a system -----------------------------------------------------------------------------
 
@@ -220,26 +244,13 @@ class _TreeReader:
 
     # -- a result ------------------------------------------------------------------------------
 
-    def _result(self, result: Result, system: _System) -> _Point | None:
-        folder = str(result.folder)
-        try:
-            raw = result.summary.read_text(encoding="utf-8", errors="replace")
-        except FileNotFoundError:
-            where = "/".join((*PERFORMANCE_RUN, SUMMARY_FILE))
-            self._warn(folder, "", f"no {where}: skipped")
-            return None
-        except OSError as exc:
-            self._warn(folder, "", f"{SUMMARY_FILE} not read ({exc.strerror}): skipped")
-            return None
-        summary = parse_summary(raw)
+    def _result(self, result: Result, summary: LogSummary, system: _System) -> _Point | None:
         if not summary.valid:
             said = summary.text("Result is") or "not stated"
-            self._warn(folder, "", f"Result is {said} (not VALID): skipped")
+            self._warn(str(result.folder), "", f"Result is {said} (not VALID): skipped")
             return None
-        tokens = summary.number("Completed tokens per second", "Tokens per second")
-        if tokens is None:
-            self.without_tokens[result.benchmark] += 1
-            return None
+        tokens = summary.number(*TOKENS)
+        assert tokens is not None  # _summary keeps only summaries with token figures
         row = self.rows.get(result.location, {})
         self._check_count(result, row, system)
         if result.scenario == OFFLINE:
