@@ -427,3 +427,23 @@ def test_other_benchmarks_are_counted_once_and_their_systems_not_checked(tmp_pat
         "resnet50 (1), retinanet (1) (warning)"
     ]
     assert len(records(site)) == 1  # Google's H200: Interactive (its Offline in the notes)
+
+
+def test_a_gpu_count_the_summary_does_not_share_is_said(tmp_path: Path) -> None:
+    tree = tmp_path / "tree"
+    _copy(tree, "Google", "H200-SXM-141GBx8_TRT")
+    rows = json.loads((TREE / "summary_results.json").read_text())
+    location = "closed/Google/results/H200-SXM-141GBx8_TRT/llama2-70b-99/Interactive"
+    for row in rows:
+        if row["Location"] == location:
+            row["Nodes"] = 2
+    (tree / "summary_results.json").write_text(json.dumps(rows))
+    site = write_site(tmp_path / "site")
+    result = run_import(site, tree, "--date", DATE)
+    assert result.exit_code == 0, result.output
+    assert result.stderr.splitlines() == [
+        f"{tree / location}: summary_results.json says a# 8 x Nodes 2 = 16 GPUs, the system "
+        "JSON 8 x 1 = 8; the system JSON's count is used (warning)"
+    ]
+    (record,) = records(site).values()
+    assert [c["gpus"] for c in record["configs"]] == [8]
