@@ -15,7 +15,7 @@ import yaml
 from click.testing import CliRunner, Result
 
 from sitegen.cli import main
-from sitegen.importers import FORMATS, detect
+from sitegen.importers import FORMATS, detect, detect_tree
 from sitegen.importers.common import read_source, to_date
 from sitegen.importers.writer import render, scalar
 from sitegen.pipeline.build import build
@@ -379,12 +379,16 @@ DETECTED = {
     FIXTURES / "lmx/run-c4.json": "lmx",
     FIXTURES / "inferencex/agg_model-one_g1.json": "inferencex",
     INFERENCEX_API: "inferencex",
+    FIXTURES / "mlperf-inference-v5.1": "mlperf",  # a results tree: a folder
 }
 
 
 @pytest.mark.parametrize("path", list(DETECTED), ids=lambda p: p.name)
 def test_auto_recognises_every_format(path: Path) -> None:
-    assert detect(read_source(path).objects[0]) == DETECTED[path]
+    if path.is_dir():
+        assert detect_tree(path) == DETECTED[path]
+    else:
+        assert detect(read_source(path).objects[0]) == DETECTED[path]
 
 
 def test_every_format_has_a_fixture() -> None:

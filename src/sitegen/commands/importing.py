@@ -1,5 +1,7 @@
 """`sitegen import FORMAT FILE... --out data/runs/<name>.yaml`: benchmark results -> run records.
 
+`sitegen import mlperf RESULTS_DIR --out data/runs/mlperf/ --date ...` reads a results tree.
+
 `--out x.parquet` (or `--format parquet`) puts them into one Parquet archive instead.
 """
 
@@ -28,7 +30,7 @@ def _date(ctx: click.Context, param: click.Parameter, value: str | None) -> dt.d
 
 @click.command("import")
 @click.argument("fmt", metavar="FORMAT", type=click.Choice([*FORMATS, AUTO]))
-@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option(
     "--out",
     "out",
@@ -52,7 +54,9 @@ def _date(ctx: click.Context, param: click.Parameter, value: str | None) -> dt.d
 @click.option("--precision", help="Weights precision, e.g. fp8, fp4.")
 @click.option("--workload", help="Workload slug of data/workloads.yaml.")
 @click.option("--source", help="Who measured, e.g. your team's name.")
-@click.option("--date", callback=_date, help="Date of the run, YYYY-MM-DD.")
+@click.option(
+    "--date", callback=_date, help="Date of the run, YYYY-MM-DD (mlperf: the round's publication)."
+)
 @click.option(
     "--concurrency",
     type=click.IntRange(min=1),
@@ -66,7 +70,8 @@ def import_(
     site_dir: Path,
     **given: object,
 ) -> None:
-    """Turn benchmark result FILEs into run records (formats: see docs/importing.md)."""
+    """Turn benchmark result FILEs (for mlperf: a results folder) into run records
+    (formats: see docs/importing.md)."""
 
     options = Options(**given)  # type: ignore[arg-type]
 

@@ -19,7 +19,7 @@ from types import ModuleType
 from ..layout import SiteLayout
 from ..records import Catalogs, Problem, Problems, SiteError
 from ..records.load import catalogs
-from . import aiperf, guidellm, inferencex, llm_inference_bench, llmperf, lmx, sglang, vllm
+from . import aiperf, guidellm, inferencex, llm_inference_bench, llmperf, lmx, mlperf, sglang, vllm
 from .assemble import plan_records
 from .common import Options, Reading, Source, read_source
 from .planning import Planned, record_suffix
@@ -28,8 +28,20 @@ from .writer import check_records, write_outputs
 # Order matters for `auto`: the more specific layouts are tried first.
 FORMATS: dict[str, ModuleType] = {
     module.NAME: module
-    for module in (inferencex, lmx, llm_inference_bench, guidellm, aiperf, llmperf, vllm, sglang)
+    for module in (
+        inferencex,
+        lmx,
+        llm_inference_bench,
+        guidellm,
+        aiperf,
+        llmperf,
+        vllm,
+        sglang,
+        mlperf,
+    )
 }
+# Formats that read a folder (a results tree), not files.
+TREES: dict[str, ModuleType] = {mlperf.NAME: mlperf}
 AUTO = "auto"
 
 __all__ = [
@@ -38,6 +50,7 @@ __all__ = [
     "ImportResult",
     "Options",
     "detect",
+    "detect_tree",
     "import_results",
 ]
 
@@ -83,8 +96,12 @@ def read_all(
     paths: Sequence[Path],
     options: Options,
     on_format: Callable[[str], None] | None = None,
+    known: Catalogs | None = None,
 ) -> tuple[str, list[Reading]]:
-    """Read every file with one format (auto: the one they all have), told to `on_format`."""
+    """Read every file with one format (auto: the one they all have), told to `on_format`;
+    a folder with the format that reads results trees (`known`: the site's catalogs)."""
+    if fmt in TREES or any(Path(p).is_dir() for p in paths):
+        return _read_trees(fmt, [Path(p) for p in paths], options, on_format, known)
     sources = [read_source(Path(p), str(p)) for p in paths]
     formats = {source.name: _format_of(fmt, source) for source in sources}
     chosen = set(formats.values())
@@ -97,6 +114,47 @@ def read_all(
     if on_format is not None:
         on_format(name)  # before reading, so that it is said even if the reading fails
     return name, [FORMATS[name].read(source, options) for source in sources]
+
+
+def _read_trees(
+    fmt: str,
+    paths: list[Path],
+    options: Options,
+    on_format: Callable[[str], None] | None,
+    known: Catalogs | None,
+) -> tuple[str, list[Reading]]:
+    """Results trees, read with the one format that reads folders (`auto` finds it)."""
+    for path in paths:
+        problem = _tree_problem(fmt, path)
+        if problem is not None:
+            raise SiteError([Problem(str(path), None, "", problem)])
+    name = fmt if fmt in TREES else detect_tree(paths[0]) or AUTO
+    if on_format is not None:
+        on_format(name)
+    if known is None:
+        raise ValueError("reading a results tree needs the site's catalogs")
+    return name, [TREES[name].read_tree(path, options, known) for path in paths]
+
+
+def detect_tree(path: Path) -> str | None:
+    """The format that reads the results tree at `path`, or None."""
+    return next((name for name, module in TREES.items() if module.is_tree(path)), None)
+
+
+def _tree_problem(fmt: str, path: Path) -> str | None:
+    """Why `path` cannot be read as a tree with `fmt`, or None."""
+    trees = ", ".join(TREES)
+    if not path.exists():
+        return "not found"
+    if fmt not in TREES and fmt != AUTO:
+        return f"a folder: the {fmt} format reads result files; only {trees} reads a folder"
+    if not path.is_dir():
+        if fmt == AUTO:
+            return f"a file among folders: import the files and the {trees} tree separately"
+        return f"a file: {fmt} reads a results tree ({TREES[fmt].TITLE}), a folder"
+    if fmt == AUTO and detect_tree(path) is None:
+        return f"a folder, but not a results tree that {trees} reads; files are read one by one"
+    return None
 
 
 def import_results(
@@ -113,8 +171,12 @@ def import_results(
     `record_format` (yaml, json, parquet) is what is written; by default --out's suffix says.
     """
     suffix = record_suffix(out, record_format)
-    name, readings = read_all(fmt, paths, options, on_format)
-    known, problems = site_catalogs(site_root)
+    if fmt in TREES or any(Path(p).is_dir() for p in paths):  # read against the catalogs
+        known, problems = site_catalogs(site_root)
+        name, readings = read_all(fmt, paths, options, on_format, known)
+    else:
+        name, readings = read_all(fmt, paths, options, on_format)
+        known, problems = site_catalogs(site_root)
     planned: list[Planned] = plan_records(name, readings, options, known, out, site_root, suffix)
     checked = check_records(planned, known, site_root, problems)
     warnings = tuple(w for r in readings for w in r.warnings) + tuple(checked.warnings)

@@ -23,6 +23,7 @@ from .planning import (
     match,
     measured_by,
     record_paths,
+    run_name,
     tidy,
 )
 
@@ -41,15 +42,18 @@ def _config(m: Measurement, gpus: int, concurrency: int | None) -> dict[str, Any
         raw["throughput_per_gpu"] = m.total_throughput / raw["gpus"]
     if "output_throughput_per_gpu" not in raw and m.output_throughput is not None:
         raw["output_throughput_per_gpu"] = m.output_throughput / raw["gpus"]
+    # figures a file writes in decimal (MLPerf's) are kept as they are; the others tidied
+    keep = (lambda value: value) if m.exact else tidy
     # the schema's order, so that records read the way site owners write them
-    ordered = {k: tidy(raw[k]) for k in CONFIG_FIELDS if k in raw}
-    ordered.update({k: tidy(v) for k, v in raw.items() if k not in ordered})
+    ordered = {k: keep(raw[k]) for k in CONFIG_FIELDS if k in raw}
+    ordered.update({k: keep(v) for k, v in raw.items() if k not in ordered})
     return ordered
 
 
 def _check_counts(resolver: Resolver, measurements: list[Measurement], options: Options) -> None:
     """GPUs and concurrency: from each result, else from the one option given for all."""
-    lacking = [m for m in measurements if "concurrency" not in m.config]
+    # an open-loop result (MLPerf's) gives its request rate instead
+    lacking = [m for m in measurements if not {"concurrency", "request_rate"} & set(m.config)]
     if len(lacking) > 1 and options.concurrency is not None:
         resolver.gap(
             lacking[0].file,
@@ -83,6 +87,8 @@ def _configs(
 # -- records -----------------------------------------------------------------------------------
 
 
+# Formats of which one input holds many runs (engines, dates, systems): a record for each.
+MANY_RUNS = ("inferencex", "mlperf")
 SWEEP_WIDE = ("model", "gpu", "engine", "precision", "isl", "osl")
 
 
@@ -178,12 +184,12 @@ def plan_records(
     # One file may hold several engines and dates (InferenceX); a sweep spread over files
     # of other tools is one run, whatever day each file was written.
     groups: dict[Key, list[Measurement]] = defaultdict(list)
-    if fmt == "inferencex":
+    if fmt in MANY_RUNS:
         for m in measurements:
             groups[resolver.key(m, dated=True)].append(m)
     else:
         groups[resolver.key(one_sweep(measurements, options, known), dated=False)] = measurements
-    source = measured_by(resolver, options, measurements)
+    sources = {key: measured_by(resolver, options, ms) for key, ms in groups.items()}
     _check_counts(resolver, measurements, options)
     resolver.fail_if_gaps()
     planned_keys, records = [], []
@@ -195,6 +201,7 @@ def plan_records(
             if len(dates) > 1
             else []
         )
+        extra += list(dict.fromkeys(note for m in ms for note in m.notes))
         configs, origins = _configs(ms, options)
         urls = sorted({m.identity.url for m in ms if m.identity.url})
         versions = sorted({m.identity.engine_version for m in ms if m.identity.engine_version})
@@ -203,16 +210,16 @@ def plan_records(
         record = _record(
             key,
             date,
-            source,
+            sources[key],
             urls[0] if urls else None,
             ", ".join(versions) or None,
             notes,
             configs,
         )
         planned_keys.append(file_name(key, date))
-        records.append((record, tuple(files), origins))
+        records.append((record, tuple(files), origins, run_name(key, date)))
     paths = record_paths(out, planned_keys, suffix)
     return [
-        Planned(path, record, files, origins)
-        for path, (record, files, origins) in zip(paths, records, strict=True)
+        Planned(path, record, files, origins, run)
+        for path, (record, files, origins, run) in zip(paths, records, strict=True)
     ]

@@ -52,6 +52,8 @@ class Identity:
     date: dt.date | None = None
     source: str | None = None
     url: str | None = None
+    workload: str | None = None  # the tool's name for the workload, e.g. mlperf-deepseek-r1
+    run: str | None = None  # what else tells runs of one file apart (an MLPerf system)
 
 
 @dataclass(frozen=True)
@@ -64,6 +66,8 @@ class Measurement:
     total_throughput: float | None = None  # tokens/s of the whole server, when not per GPU
     output_throughput: float | None = None
     line: int | None = None  # where in the file, when it holds many (a row, a JSON line)
+    notes: tuple[str, ...] = ()  # for the notes of its record (a tree's per-system facts)
+    exact: bool = False  # figures as the file writes them in decimal: kept, not tidied
 
 
 @dataclass(frozen=True)

@@ -47,8 +47,8 @@ def merge_into_archive(
     runs = {run.id: (run.run, run.data, run.doc) for run in existing}
     results = []
     for item in items:
-        rid = f"{file_id}-{parquet.derived_id(item.record)}"
-        name, old, doc = runs.get(rid, (None, None, None))
+        rid = f"{file_id}-{item.run or parquet.derived_id(item.record)}"
+        name, old, doc = runs.get(rid, (item.run, None, None))
         merged = merge_records(old, item.record)
         problems.extend(conflict_problems(merged.conflicts, item, rel, doc))
         runs[rid] = (name, merged.record, doc)

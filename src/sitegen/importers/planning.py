@@ -28,6 +28,7 @@ class Planned:
     record: dict[str, Any]
     files: tuple[str, ...]  # the result files it came from
     origins: tuple[Origin, ...] = ()  # where each of its configs came from, in their order
+    run: str | None = None  # its name in an archive, where model ... date do not tell it apart
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,7 @@ class Key:
     precision: str
     workload: str
     date: dt.date | None  # None while the date is still to be settled (one sweep, many files)
+    run: str = ""  # what else tells apart runs of one input (an MLPerf submitter's system)
 
 
 class Resolver:
@@ -90,8 +92,10 @@ class Resolver:
         o, ident = self.options, m.identity
         if not with_workload:
             workload = ""
-        elif o.workload or not (ident.isl and ident.osl):
+        elif o.workload or not ((ident.isl and ident.osl) or ident.workload):
             workload = self._catalog(m, "--workload", o.workload, None)
+        elif ident.workload:
+            workload = self._catalog(m, "--workload", None, ident.workload)
         else:
             workload = self._workload(m, ident)
         date = o.date or ident.date
@@ -104,6 +108,7 @@ class Resolver:
             precision=self._plain(m, "--precision", o.precision, ident.precision),
             workload=workload,
             date=date if dated else None,
+            run=ident.run or "",
         )
 
     def _workload(self, m: Measurement, ident: Identity) -> str:
@@ -192,8 +197,15 @@ SUFFIXES = {"yaml": ".yaml", "json": ".json", "parquet": ARCHIVE}  # --format ->
 
 
 def file_name(key: Key, date: dt.date) -> tuple[str, ...]:
-    """What a record's file is named after: model, GPU, engine, precision, workload, date."""
-    return (key.model, key.gpu, key.engine, key.precision, key.workload, date.isoformat())
+    """What a record's file is named after: model, GPU, engine, precision, workload, date,
+    and the run where one input holds several of those (an MLPerf submitter's system)."""
+    return (key.model, key.gpu, key.engine, key.precision, key.workload, date.isoformat(), key.run)
+
+
+def run_name(key: Key, date: dt.date) -> str | None:
+    """A run's own name inside an archive (its `run` column), for runs that the model, GPU,
+    engine, precision, workload and date do not tell apart (MLPerf systems); else None."""
+    return _stem(file_name(key, date)) if key.run else None
 
 
 def _stem(parts: tuple[str, ...]) -> str:
