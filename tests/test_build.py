@@ -98,7 +98,8 @@ def test_seed_quick_answer_cost_and_stats(flagship_out):
 
 def test_seed_data_json_follows_the_contract(flagship_out):
     data = json.loads((flagship_out / PAIR / "data.json").read_text())
-    assert list(data) == ["model", "gpu", "headline", "workloads"]
+    assert list(data) == ["model", "gpu", "headline", "workloads", "disagreements"]
+    assert data["disagreements"] == []  # one source
     assert data["headline"] == {
         "workload": "agentx",
         "interactivity": 50,
@@ -116,11 +117,13 @@ def test_seed_data_json_follows_the_contract(flagship_out):
         "first_date",
         "last_date",
         "peak_throughput_per_gpu",
+        "sources",
         "ladder",
         "curves",
         "limit",
         "limit_missing",
     ]
+    assert workload["sources"] == ["InferenceX"]
     # agentx gives no input and output lengths: no limit, and why (SITE.md)
     assert (workload["limit"], workload["limit_missing"]) == (None, "isl_osl")
     assert workload["configs"] == 6 and workload["peak_throughput_per_gpu"] == 16147.0
@@ -190,7 +193,9 @@ def test_leaderboard_json_and_csv(flagship_out):
         "cost_per_million_input_tokens",
         "cost_per_million_output_tokens",
         "energy",
+        "sources",
     ]
+    assert kimi["sources"] == ["InferenceX"]
     assert kimi["throughput_per_gpu"] == 12926.0 and kimi["url"] == PAIR
     values = [r["throughput_per_gpu"] for r in rows if r["throughput_per_gpu"] is not None]
     assert values == sorted(values, reverse=True)

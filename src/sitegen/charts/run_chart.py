@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from ..calc import frontier
+from ..calc.tables import throughput_column
 from ..records import Site, SweepRun
 from ..records.columnar import ConfigValues
 from ..render.display import DASH, latency, rate, tokens
@@ -79,7 +80,7 @@ def run_chart_data(
     v = ConfigValues.of(run.configs) if values is None else values
     figures = config_figures(v) if figures is None else figures
     columns = v.columns
-    status, throughput = columns["status"], columns["throughput_per_gpu"]
+    status, throughput = columns["status"], columns[throughput_column(site.tokens(run.workload))]
     ttft, tpot, interactivity = columns["ttft_ms"], columns["tpot_ms"], v.interactivity
     ok = [
         i
