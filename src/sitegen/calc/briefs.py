@@ -5,8 +5,9 @@ The overview, its leaderboard.json and .csv, llms.txt, the GPU pages and the ove
 Dataset read, of each workload summary, its headline row, its number of configs, its dates, its
 sources and each curve's throughput and measured power at every rung and sources: a `Brief`.
 Every build makes them from summaries (`brief_of`) or takes them from
-`.sitegen-cache/briefs.json`, a signed cache file (cache/files.py: plain JSON, never code) keyed by the code and the catalogs, with one
-entry per pair keyed by the digest of its run files (`pair_digest`). A brief read back is
+`.sitegen-cache/briefs.json`, a signed cache file (cache/files.py: plain JSON, never code)
+keyed by the code and the catalogs, with one entry per pair keyed by the digest of its run
+files (`pair_digest`). A brief read back is
 equal to the one it was written from, field for field and type for type (floats as JSON
 writes them, which is exact; dates as ISO text).
 """
