@@ -316,6 +316,17 @@ def test_no_note_where_the_sources_agree_within_a_quarter(close):
     assert "where the sources disagree" not in html
 
 
+def test_no_comparison_where_a_total_workload_gives_no_output_figures(tmp_path):
+    totals = [
+        {k: v for k, v in c.items() if k != "output_throughput_per_gpu"} for c in LAB_RUN["configs"]
+    ]
+    lab = {**LAB_RUN, "configs": totals}
+    runs = {"lab/chat.yaml": lab, "mlperf/nvidia.yaml": nvidia_run(4500.0)}
+    html, data = pair(built(write_site(tmp_path / "site", runs)))
+    assert data["disagreements"] == []  # 4,500 output tokens/s per GPU: no total is compared
+    assert 'id="sources"' in html and 'id="disagreements"' not in html
+
+
 def test_a_workload_page_points_to_the_pair_pages_notes(apart):
     page = (apart / "models/m1/g1/mlperf-chat/index.html").read_text()
     assert 'class="measured-by"' in page
