@@ -49,6 +49,7 @@ def model_page(src: Sources, model: str, fields: list[Field]) -> Page:
     measured = {g for f in fields for g in f.gpus}
     gpus = [g for g in src.gpus_of(model) if g not in measured]
     ranked = list(fields[0].gpus) if fields else []
+    sources = {s for f in fields for g in f.gpus for s in f.summaries[g].sources}
     view = ModelView(
         model=m,
         intro=src.copy(src.content.models.get(model), {"model": m, "site": src.site_values()}),
@@ -61,8 +62,7 @@ def model_page(src: Sources, model: str, fields: list[Field]) -> Page:
         ),
         description=description(src, model, fields),
         credits=credits_for(r.source for g in src.gpus_of(model) for r in src.runs_of[(model, g)]),
-        several_sources=len({s for f in fields for g in f.gpus for s in f.summaries[g].sources})
-        > 1,
+        several_sources=len(sources) > 1,
     )
     charts = tuple(w["chart"] for w in workloads[:1])  # the others' are on their own pages
     return Page(f"models/{model}/", "model.html", f"{m.name} on every GPU", view, charts=charts)

@@ -188,7 +188,7 @@ def _data_row(site: Site, s: Brief) -> dict:
                 "precision": c.precision,
                 "throughput_per_gpu": list(c.throughput_per_gpu),
                 "measured_power_w": list(c.measured_power_w),
-                "families": sorted({family_of(s)[0] for s in c.sources}),
+                "families": sorted({family_of(source)[0] for source in c.sources}),
             }
             for c in s.curves
         ],
