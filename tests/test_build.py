@@ -98,7 +98,8 @@ def test_seed_quick_answer_cost_and_stats(flagship_out):
 
 def test_seed_data_json_follows_the_contract(flagship_out):
     data = json.loads((flagship_out / PAIR / "data.json").read_text())
-    assert list(data) == ["model", "gpu", "headline", "workloads"]
+    assert list(data) == ["model", "gpu", "headline", "workloads", "disagreements"]
+    assert data["disagreements"] == []  # one source
     assert data["headline"] == {
         "workload": "agentx",
         "tokens": "total",
@@ -118,11 +119,13 @@ def test_seed_data_json_follows_the_contract(flagship_out):
         "first_date",
         "last_date",
         "peak_throughput_per_gpu",
+        "sources",
         "ladder",
         "curves",
         "limit",
         "limit_missing",
     ]
+    assert workload["sources"] == ["InferenceX"]
     # agentx gives no input and output lengths: no limit, and why (SITE.md)
     assert (workload["limit"], workload["limit_missing"]) == (None, "isl_osl")
     assert workload["configs"] == 6 and workload["peak_throughput_per_gpu"] == 16147.0
@@ -193,7 +196,9 @@ def test_leaderboard_json_and_csv(flagship_out):
         "cost_per_million_input_tokens",
         "cost_per_million_output_tokens",
         "energy",
+        "sources",
     ]
+    assert kimi["sources"] == ["InferenceX"]
     assert kimi["throughput_per_gpu"] == 12926.0 and kimi["url"] == PAIR
     # best first among the rows of one count: total tokens, then output tokens (MLPerf)
     assert [r["tokens"] for r in rows] == sorted((r["tokens"] for r in rows), reverse=True)

@@ -68,6 +68,7 @@ def test_negative_numbers_are_written_as_numbers() -> None:
         "cost_per_million_input_tokens": {"owning": -0.5},
         "cost_per_million_output_tokens": None,
         "energy": {"power": "-measured", "joules_per_token": -0.75},
+        "sources": ["=Lab", "MLPerf Inference v5.1 (NVIDIA)"],
     }
     tiers = [t.slug for t in site.pricing.tiers]
     text = leaderboard_csv_header(tiers) + leaderboard_csv_line(tiers, row)
@@ -78,6 +79,7 @@ def test_negative_numbers_are_written_as_numbers() -> None:
     assert read["engine"] == "'-vllm"
     assert read["cost_per_million_input_tokens_owning"] == "-0.5"
     assert read["power"] == "'-measured" and read["joules_per_token"] == "-0.75"
+    assert read["sources"] == "'=Lab; MLPerf Inference v5.1 (NVIDIA)"  # a text cell
 
 
 # -- runs/<id>/data.json: written column by column, the same text as its dicts ---------------

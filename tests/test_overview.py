@@ -231,6 +231,7 @@ LEADERBOARD_KEYS = [
     "cost_per_million_input_tokens",
     "cost_per_million_output_tokens",
     "energy",
+    "sources",
 ]
 
 
@@ -288,6 +289,7 @@ def test_leaderboard_csv_has_the_json_rows_and_its_energy_at_the_end(board_site)
         "tokens_per_kwh",
         "tokens_per_s_per_mw",
         "tokens",
+        "sources",
     ]
     assert len(table) == len(rows)
     for line, row in zip(table, rows, strict=True):

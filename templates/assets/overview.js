@@ -9,7 +9,8 @@
   var form = document.getElementById("board-controls");
   if (!block || !form || !window.URLSearchParams) return;
   var data = JSON.parse(block.textContent);
-  var fields = ["target", "tier", "vendor", "engine", "precision"];
+  var fields = ["target", "tier", "vendor", "engine", "precision", "source"];
+  var filters = ["vendor", "engine", "precision", "source"];
   // the first direction of each sort: higher is better for throughput, configs and dates
   var FIRST = { rank: 1, gpu: 1, throughput: -1, cost: 1, energy: 1, engine: 1, precision: 1,
                 configs: -1, date: -1 };
@@ -34,11 +35,12 @@
     return v === 0 ? "0" : fixed(v, Math.max(0, 2 - Math.floor(Math.log10(Math.abs(v)))));
   }
 
-  function value(name) { return form.elements[name].value; }
+  // a control the page leaves out (the source filter, with one source) chooses nothing
+  function value(name) { var select = form.elements[name]; return select ? select.value : ""; }
   function chosen() {
     var select = form.elements.target;
     return { i: select.selectedIndex, tier: value("tier"), vendor: value("vendor"),
-             engine: value("engine"), precision: value("precision") };
+             engine: value("engine"), precision: value("precision"), source: value("source") };
   }
 
   /* A row at the choice: the best of its curves that pass the filters (ties: the first), as
@@ -48,6 +50,7 @@
     var best = null, any = false;
     row.curves.forEach(function (curve) {
       if ((c.engine && curve.engine !== c.engine) || (c.precision && curve.precision !== c.precision)) return;
+      if (c.source && curve.families.indexOf(c.source) < 0) return;
       any = true;
       var v = curve.throughput_per_gpu[c.i];
       if (v !== null && (best === null || v > best.throughput)) best = { throughput: v, curve: curve };
@@ -148,12 +151,12 @@
     var target = form.elements.target.options[c.i].text, tier = data.tiers[c.tier];
     document.querySelectorAll(".js-target").forEach(function (s) { s.textContent = target; });
     document.querySelectorAll(".js-tier").forEach(function (s) { s.textContent = tier; });
-    var filters = ["vendor", "engine", "precision"].filter(value).map(function (name) {
+    var chosenFilters = filters.filter(value).map(function (name) {
       var select = form.elements[name];
       return select.options[select.selectedIndex].text;
     });
     form.querySelector(".board-status").textContent = "Ranked at " + target + ", costs at the " +
-      tier + " tier" + (filters.length ? ", " + filters.join(", ") + " only" : "") + ": " +
+      tier + " tier" + (chosenFilters.length ? ", " + chosenFilters.join(", ") + " only" : "") + ": " +
       shown + " of " + total + " results shown.";
   }
 
@@ -161,6 +164,7 @@
     var params = new URLSearchParams(location.hash.slice(1));
     fields.forEach(function (name) {
       var select = form.elements[name], wanted = params.get(name);
+      if (!select) return;
       var ok = Array.prototype.some.call(select.options, function (o) { return o.value === wanted; });
       if (ok) select.value = wanted;
     });

@@ -2,11 +2,12 @@
 builds so that a rebuild summarises only the pairs whose runs changed.
 
 The overview, its leaderboard.json and .csv, llms.txt, the GPU pages and the overview's
-Dataset read, of each workload summary, its headline row, its number of configs, its dates
-and each curve's throughput and measured power at every rung: a `Brief`. Every build makes
-them from summaries (`brief_of`) or takes them from `.sitegen-cache/briefs.json`, a signed
-cache file (cache/files.py: plain JSON, never code) keyed by the code and the catalogs, with one
-entry per pair keyed by the digest of its run files (`pair_digest`). A brief read back is
+Dataset read, of each workload summary, its headline row, its number of configs, its dates, its
+sources and each curve's throughput and measured power at every rung and sources: a `Brief`.
+Every build makes them from summaries (`brief_of`) or takes them from
+`.sitegen-cache/briefs.json`, a signed cache file (cache/files.py: plain JSON, never code)
+keyed by the code and the catalogs, with one entry per pair keyed by the digest of its run
+files (`pair_digest`). A brief read back is
 equal to the one it was written from, field for field and type for type (floats as JSON
 writes them, which is exact; dates as ISO text).
 """
@@ -31,7 +32,7 @@ from .tables import LadderRow, WorkloadSummary
 T = TypeVar("T")
 
 KIND = "briefs"
-VERSION = 1
+VERSION = 2
 FILE = "briefs.json"
 
 
@@ -43,6 +44,7 @@ class BriefCurve:
     precision: str
     throughput_per_gpu: tuple[float | None, ...]  # at each of tables.rung_targets
     measured_power_w: tuple[float | None, ...]  # None where the power is not measured
+    sources: tuple[str, ...] = ()  # who measured its current runs, sorted
 
 
 @dataclass(frozen=True)
@@ -57,6 +59,7 @@ class Brief:
     last_date: dt.date
     headline: LadderRow
     curves: tuple[BriefCurve, ...]
+    sources: tuple[str, ...] = ()  # who measured the current runs, sorted
 
 
 def brief_of(s: WorkloadSummary) -> Brief:
@@ -69,12 +72,23 @@ def brief_of(s: WorkloadSummary) -> Brief:
                 r.power.per_gpu_w if r.power and r.power.source == MEASURED else None
                 for r in c.rungs
             ),
+            c.sources,
         )
         for c in s.curves
     )
     # the pages that list every pair quote no config read nor spread: a brief keeps neither
     headline = dataclasses.replace(s.headline, reads=None, spread=None)
-    return Brief(s.model, s.gpu, s.workload, s.configs, s.first_date, s.last_date, headline, curves)
+    return Brief(
+        s.model,
+        s.gpu,
+        s.workload,
+        s.configs,
+        s.first_date,
+        s.last_date,
+        headline,
+        curves,
+        s.sources,
+    )
 
 
 def pair_digest(runs: Sequence[tuple[str, str, str | None]]) -> str:
@@ -112,13 +126,17 @@ def _row(stored: list) -> LadderRow:
 
 
 def to_json(b: Brief) -> list:
-    curves = [[c.engine, c.precision, c.throughput_per_gpu, c.measured_power_w] for c in b.curves]
+    curves = [
+        [c.engine, c.precision, c.throughput_per_gpu, c.measured_power_w, c.sources]
+        for c in b.curves
+    ]
     dates = [b.first_date.isoformat(), b.last_date.isoformat()]
-    return [b.model, b.gpu, b.workload, b.configs, *dates, _row_json(b.headline), curves]
+    head = _row_json(b.headline)
+    return [b.model, b.gpu, b.workload, b.configs, *dates, head, curves, b.sources]
 
 
 def from_json(stored: list) -> Brief:
-    model, gpu, workload, configs, first, last, headline, curves = stored
+    model, gpu, workload, configs, first, last, headline, curves, sources = stored
     return Brief(
         model,
         gpu,
@@ -127,7 +145,8 @@ def from_json(stored: list) -> Brief:
         dt.date.fromisoformat(first),
         dt.date.fromisoformat(last),
         _row(headline),
-        tuple(BriefCurve(e, p, tuple(ys), tuple(ws)) for e, p, ys, ws in curves),
+        tuple(BriefCurve(e, p, tuple(ys), tuple(ws), tuple(by)) for e, p, ys, ws, by in curves),
+        tuple(sources),
     )
 
 

@@ -29,3 +29,26 @@ KNOWN = {credit.name: credit for credit in (INFERENCEX,)}
 def credits_for(sources: Iterable[str]) -> list[Credit]:
     """The credits of these sources, sorted by name; a source nobody knows is named only."""
     return [KNOWN.get(name, Credit(name)) for name in sorted(set(sources))]
+
+
+def family_of(source: str) -> tuple[str, str | None]:
+    """A source as its family and its member: "MLPerf Inference v5.1 (NVIDIA)" is the
+    submitter NVIDIA of the family "MLPerf Inference v5.1"; "InferenceX" is a family alone."""
+    head, bracket, tail = source.rpartition(" (")
+    if bracket and head and tail.endswith(")") and len(tail) > 1 and "(" not in tail:
+        return head, tail[:-1]
+    return source, None
+
+
+def families(sources: Iterable[str]) -> list[tuple[str, list[str], bool]]:
+    """Sources grouped by family, by name: (family, its members sorted, whether the family is
+    also a source of its own)."""
+    found: dict[str, tuple[list[str], list[bool]]] = {}
+    for source in sorted(set(sources)):
+        family, member = family_of(source)
+        members, alone = found.setdefault(family, ([], []))
+        if member is None:
+            alone.append(True)
+        else:
+            members.append(member)
+    return [(family, members, bool(alone)) for family, (members, alone) in sorted(found.items())]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import math
 
+from ..records.credits import families
 from ..records.problems import plural  # noqa: F401 - the pages write counts as messages do
 
 DASH = "-"
@@ -228,6 +229,32 @@ def human_list(items: list[str]) -> str:
     return ", ".join(items[:-1]) + " and " + items[-1]
 
 
+def _sources(sources: list[str] | tuple[str, ...], shown: int | None) -> str:
+    parts = []
+    for family, members, alone in families(sources):
+        if alone:
+            parts.append(family)
+        if members:
+            named = members if shown is None else members[:shown]
+            more = len(members) - len(named)
+            parts.append(f"{family} ({', '.join(named)}{f' +{more}' if more else ''})")
+    return ", ".join(parts)
+
+
+SOURCES_SHOWN = 2  # the members of a family named before "+3"
+
+
+def sources_short(sources: list[str] | tuple[str, ...]) -> str:
+    """Who measured, a family's members together, two named at most: "InferenceX, MLPerf
+    Inference v5.1 (Dell, NVIDIA +3)"."""
+    return _sources(sources, SOURCES_SHOWN)
+
+
+def sources_full(sources: list[str] | tuple[str, ...]) -> str:
+    """Who measured, every member named: "MLPerf Inference v5.1 (Dell, NVIDIA, Quanta)"."""
+    return _sources(sources, None)
+
+
 FILTERS = {
     "tokens": tokens,
     "rate": rate,
@@ -251,4 +278,6 @@ FILTERS = {
     "per_gpu_short": per_gpu_short,
     "sentence": sentence,
     "load": load,
+    "sources_short": sources_short,
+    "sources_full": sources_full,
 }

@@ -115,6 +115,7 @@ def _workload_json(summary: WorkloadSummary, points: Sequence[list[dict]]) -> di
         "first_date": summary.first_date.isoformat(),
         "last_date": summary.last_date.isoformat(),
         "peak_throughput_per_gpu": summary.peak_throughput_per_gpu,
+        "sources": list(summary.sources),
         "ladder": [rung_json(r) for r in summary.ladder],
         "curves": [
             {
@@ -138,9 +139,11 @@ def pair_json(
     summaries: list[WorkloadSummary],
     tier: str,
     points: Sequence[Sequence[list[dict]]] | None = None,
+    disagreements: list[dict] | None = None,
 ) -> dict:
     """A pair's data.json. `points`: of each summary, each curve's points as its `points`
-    reads them (curve_points), where the caller has them."""
+    reads them (curve_points), where the caller has them; `disagreements`: where its sources
+    disagree (sidebyside.disagreements_json)."""
     if points is None:
         points = curve_points(summaries)
     return {
@@ -151,6 +154,7 @@ def pair_json(
             s.workload: _workload_json(s, of_summary)
             for s, of_summary in zip(summaries, points, strict=True)
         },
+        "disagreements": disagreements or [],
     }
 
 
@@ -304,6 +308,7 @@ def leaderboard_row(s: Brief, tokens: str) -> dict:
         "cost_per_million_input_tokens": s.headline.cost_per_million_input_tokens,
         "cost_per_million_output_tokens": s.headline.cost_per_million_output_tokens,
         "energy": energy_json(s.headline.energy),
+        "sources": list(s.sources),
     }
 
 
@@ -358,6 +363,7 @@ def leaderboard_csv_header(tiers: list[str]) -> str:
             *[f"{cost}_{t}" for cost in LEADERBOARD_COSTS for t in tiers],
             *ENERGY_FIELDS,
             "tokens",
+            "sources",
         ]
     )
 
@@ -384,6 +390,7 @@ def leaderboard_csv_line(tiers: list[str], r: dict) -> str:
             csv_text(used.get("power") or ""),  # the first field, the power's source, a word
             *[_number(used.get(name)) for name in ENERGY_FIELDS[1:]],
             r["tokens"],
+            csv_text("; ".join(r["sources"])),
         ]
     )
 

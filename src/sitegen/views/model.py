@@ -32,6 +32,7 @@ class ModelView(View):
     compare: list[dict]  # per GPU: gpu, links [(other GPU, route)]
     description: str
     credits: list[Credit]  # who measured the runs behind it
+    several_sources: bool = False  # measured by more than one: each grid row names its own
 
 
 def model_outputs(src: Sources, model: str) -> tuple[Page, DataFile]:
@@ -49,6 +50,7 @@ def model_page(src: Sources, model: str, fields: list[Field]) -> Page:
     measured = {g for f in fields for g in f.gpus}
     gpus = [g for g in src.gpus_of(model) if g not in measured]
     ranked = list(fields[0].gpus) if fields else []
+    sources = {s for f in fields for g in f.gpus for s in f.summaries[g].sources}
     view = ModelView(
         model=m,
         intro=src.copy(src.content.models.get(model), {"model": m, "site": src.site_values()}),
@@ -61,6 +63,7 @@ def model_page(src: Sources, model: str, fields: list[Field]) -> Page:
         ),
         description=description(src, model, fields),
         credits=credits_for(r.source for g in src.gpus_of(model) for r in src.runs_of[(model, g)]),
+        several_sources=len(sources) > 1,
     )
     charts = tuple(w["chart"] for w in workloads[:1])  # the others' are on their own pages
     return Page(f"models/{model}/", "model.html", f"{m.name} on every GPU", view, charts=charts)
@@ -215,7 +218,14 @@ def grid(src: Sources, f: Field) -> list[dict]:
                     "cheapest": r.cheapest.get(tier) == g,
                 }
             )
-        rows.append({"gpu": site.gpus[g], "route": pair_route(f.model, g), "cells": cells})
+        rows.append(
+            {
+                "gpu": site.gpus[g],
+                "route": pair_route(f.model, g),
+                "cells": cells,
+                "sources": f.summaries[g].sources,
+            }
+        )
     return rows
 
 

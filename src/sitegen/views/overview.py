@@ -19,6 +19,7 @@ from ..calc import energy
 from ..calc.briefs import Brief
 from ..calc.tables import LadderRow, rung_targets
 from ..records import TOTAL, Gpu, Model, Site, Workload
+from ..records.credits import Credit, credits_for, family_of
 from ..render import display
 from .datafiles import (
     encoded,
@@ -43,6 +44,7 @@ class BoardRow:
     headline: LadderRow
     configs: int
     last_date: str
+    sources: tuple[str, ...] = ()  # who measured its current runs, sorted
 
 
 @dataclass(frozen=True)
@@ -82,6 +84,11 @@ class OverviewView(View):
     engines: list[Choice]
     precisions: list[Choice]
     data: Markup  # the numbers assets/overview.js reads, as JSON safe inside <script>
+    # the source filter's families (shown where there are two or more); whether the rows
+    # measured by more than one source (then each row names its own); who measured them all
+    families: tuple[Choice, ...] = ()
+    several_sources: bool = False
+    credits: tuple[Credit, ...] = ()
 
 
 class BriefText(NamedTuple):
@@ -182,6 +189,7 @@ def _data_row(site: Site, s: Brief) -> dict:
                 "precision": c.precision,
                 "throughput_per_gpu": list(c.throughput_per_gpu),
                 "measured_power_w": list(c.measured_power_w),
+                "families": sorted({family_of(source)[0] for source in c.sources}),
             }
             for c in s.curves
         ],
@@ -214,6 +222,7 @@ def _sections(src: Sources, texts: dict[int, BriefText]) -> tuple[list[WorkloadB
                         headline=s.headline,
                         configs=s.configs,
                         last_date=s.last_date.isoformat(),
+                        sources=s.sources,
                     )
                 )
                 data.append(texts[id(s)].data)
@@ -260,6 +269,8 @@ def overview_page(src: Sources, texts: dict[int, BriefText]) -> Page:
         "measured by concurrency sweeps; each model's GPUs ranked per workload."
         + (f" Best: {display.human_list(leaders)}." if leaders else "")
     )
+    sources = {source for briefs in src.briefs.values() for s in briefs for source in s.sources}
+    families = {family_of(source)[0] for source in sources}
     engines = _choices({c.engine for c in curves}, display.engine_name)
     precisions = _choices({c.precision for c in curves}, display.precision_name)
     block = {
@@ -282,5 +293,8 @@ def overview_page(src: Sources, texts: dict[int, BriefText]) -> Page:
         engines=engines,
         precisions=precisions,
         data=_with_rows(block, data),
+        families=tuple(_choices(families, str)),
+        several_sources=len(sources) > 1,
+        credits=tuple(credits_for(sources)),
     )
     return Page("", "index.html", config.title, view)

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from markupsafe import Markup
 
+from ..calc.sources import Disagreement
 from ..calc.tables import WorkloadSummary
 from ..charts import Chart, frontier_chart_data, history_chart_data, history_rows
 from ..charts.series import strongest
@@ -20,6 +22,7 @@ from .datafiles import curve_points, pair_json, pair_route, rung_json, to_json
 from .jsonld import faq_jsonld, plain
 from .page import DataFile, Page, Quote, View
 from .run import matrix_summary
+from .sidebyside import disagreements_json, pair_disagreements, pair_sources, workload_sources
 from .sources import Sources, compare_route
 
 
@@ -46,6 +49,8 @@ class PairView(View):
     badge: dict | None = None  # the README badge: path, markdown (views/share.py)
     embed: str | None = None  # the absolute address of its embed, where it has one (share.py)
     changes: dict | None = None  # the "What changed" section (views/changes.py pair_section)
+    # where its workloads have several sources: each source's row and where they disagree
+    sources: dict | None = None
 
 
 def placeholders(src: Sources, model: str, gpu: str, summary: WorkloadSummary | None) -> dict:
@@ -100,15 +105,18 @@ def workload_route(model: str, gpu: str, workload: str) -> str:
     return f"{pair_route(model, gpu)}{workload}/"
 
 
-def workload_ladder(src: Sources, summary: WorkloadSummary) -> dict:
-    """What the pair page shows of a workload other than its main one: its ladder, and where
-    its own page is (`route`)."""
+def workload_ladder(
+    src: Sources, summary: WorkloadSummary, found: Sequence[Disagreement] = ()
+) -> dict:
+    """What the pair page shows of a workload other than its main one: its ladder, who
+    measured it, and where its own page is (`route`). `found`: the pair's disagreements."""
     own = workload_route(summary.model, summary.gpu, summary.workload)
     return {
         "summary": summary,
         "workload": src.site.workloads[summary.workload],
         "route": own,
         "page": own,
+        **workload_sources(src, summary, found),
     }
 
 
@@ -119,11 +127,12 @@ def workload_view(
     summary: WorkloadSummary,
     points: list[list[dict]],
     on_pair_page: bool = False,
+    found: Sequence[Disagreement] = (),
 ) -> dict:
-    """A workload in full: its ladder, chart, points, limit and history. `route`: the page
-    that shows this view (the pair page for its main workload there); `page`: the
-    workload's own page, which also has its history (the pair page only links to it, so its
-    chart is not made there)."""
+    """A workload in full: its ladder, who measured it, chart, points, limit and history.
+    `route`: the page that shows this view (the pair page for its main workload there);
+    `page`: the workload's own page, which also has its history (the pair page only links to
+    it, so its chart is not made there). `found`: the pair's disagreements."""
     own = workload_route(model, gpu, summary.workload)
     if on_pair_page:
         history = {"history": history_rows(summary), "history_chart": None}
@@ -137,6 +146,7 @@ def workload_view(
         **frontier_chart(src, summary, points),
         **history,
         **limit_at_headline(summary),
+        **workload_sources(src, summary, found),
     }
 
 
@@ -158,11 +168,12 @@ def workload_pages(src: Sources, model: str, gpu: str) -> list[Page]:
     but its history, so that one has a page only where it has a history."""
     site = src.site
     summaries = src.summaries(model, gpu)
+    found = pair_disagreements(src, summaries)
     if summaries and not history_rows(summaries[0]):
         summaries = summaries[1:]
     pages = []
     for summary, points in zip(summaries, curve_points(summaries), strict=True):
-        w = workload_view(src, model, gpu, summary, points)
+        w = workload_view(src, model, gpu, summary, points, found=found)
         m, g = site.models[model], site.gpus[gpu]
         title = f"{m.name} on {g.name}: {w['workload'].name}"
         view = WorkloadView(
@@ -231,13 +242,21 @@ def pair_outputs(src: Sources, model: str, gpu: str) -> tuple[Page, DataFile]:
     """The pair's page and its data.json, each curve's points read once for both."""
     summaries = src.summaries(model, gpu)
     points = curve_points(summaries)
-    data = pair_json(model, gpu, summaries, src.tier, points)
-    page = pair_page(src, model, gpu, points)
+    found = pair_disagreements(src, summaries)
+    data = pair_json(model, gpu, summaries, src.tier, points, disagreements_json(found))
+    page = pair_page(src, model, gpu, points, found)
     return page, DataFile(pair_route(model, gpu) + "data.json", to_json(data))
 
 
-def pair_page(src: Sources, model: str, gpu: str, points: list[list[list[dict]]]) -> Page:
-    """The model x GPU page; `points`: its summaries' curves' points (curve_points)."""
+def pair_page(
+    src: Sources,
+    model: str,
+    gpu: str,
+    points: list[list[list[dict]]],
+    found: Sequence[Disagreement] = (),
+) -> Page:
+    """The model x GPU page; `points`: its summaries' curves' points (curve_points);
+    `found`: where its sources disagree (sidebyside.pair_disagreements)."""
     site = src.site
     summaries = src.summaries(model, gpu)
     main = summaries[0] if summaries else None
@@ -245,9 +264,9 @@ def pair_page(src: Sources, model: str, gpu: str, points: list[list[list[dict]]]
     runs = src.runs_of.get((model, gpu), [])
     # the main workload in full; the others' ladders, their charts on pages of their own
     workloads = [
-        workload_view(src, model, gpu, s, of_summary, on_pair_page=True)
+        workload_view(src, model, gpu, s, of_summary, on_pair_page=True, found=found)
         if i == 0
-        else workload_ladder(src, s)
+        else workload_ladder(src, s, found)
         for i, (s, of_summary) in enumerate(zip(summaries, points, strict=True))
     ]
     sources = sorted({r.source for r in runs if main and r.id in main.current_runs})
@@ -287,6 +306,7 @@ def pair_page(src: Sources, model: str, gpu: str, points: list[list[list[dict]]]
         compare=compare_links(src, model, gpu),
         description=description(src, model, gpu, main),
         changes=pair_section(src, model, gpu) if main else None,
+        sources=pair_sources(src, summaries, found),
     )
     charts = tuple(w["chart"] for w in workloads[:1])  # the history is on the workload's page
     return Page(
