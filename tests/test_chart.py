@@ -42,7 +42,9 @@ def _points(svg: ET.Element) -> list[dict]:
                     "curve": int(el.get("data-series")),
                     "interactivity": float(el.get("data-interactivity")),
                     "throughput_per_gpu": float(el.get("data-throughput-per-gpu")),
-                    "concurrency": int(el.get("data-concurrency")),
+                    # an open-loop point has its request rate instead
+                    "concurrency": int(c) if (c := el.get("data-concurrency")) else None,
+                    "request_rate": float(r) if (r := el.get("data-request-rate")) else None,
                     "cx": cx,
                     "cy": cy,
                     "title": el.find(f"{SVG_NS}title").text,
@@ -101,6 +103,9 @@ def test_every_pair_page_has_a_chart_whose_points_match_data_json(flagship_files
             )
             assert got == expected, (route, workload)
             # positions: one affine map per axis (of log x on a log axis) carries every point
+            # (a chart of one measured point, as an MLPerf submission can be, has no map)
+            if len({(p["interactivity"], p["throughput_per_gpu"]) for p in points}) < 2:
+                continue
             fx = _x_of(svg)
             ax, bx = _fit([(fx(p["interactivity"]), p["cx"]) for p in points])
             ay, by = _fit([(p["throughput_per_gpu"], p["cy"]) for p in points])
@@ -175,6 +180,9 @@ def test_curve_is_the_calculators_monotone_interpolation(flagship_files):
             points = _points(svg)
             fx = _x_of(svg)
             axes_seen.add(svg.get("data-x-scale"))
+            if len({(p["interactivity"], p["throughput_per_gpu"]) for p in points}) < 2:
+                assert not [e for e in svg.iter(f"{SVG_NS}path") if e.get("class") == "curve"]
+                continue  # one point: no curve to check
             ax, bx = _fit([(fx(p["interactivity"]), p["cx"]) for p in points])
             ay, by = _fit([(p["throughput_per_gpu"], p["cy"]) for p in points])
             curves = [e for e in svg.iter(f"{SVG_NS}path") if e.get("class") == "curve"]
@@ -199,6 +207,9 @@ def test_curve_is_the_calculators_monotone_interpolation(flagship_files):
                     px = ax * fx(knot.interactivity) + bx
                     assert min(abs(e - px) for e in ends) <= 0.15
                 for seg in segments:
+                    if seg[6] - seg[0] < 2:
+                        continue  # under 2 px wide (two configs 0.03 tok/s/user apart): the
+                        # middle's x, written to 0.1 px, is too coarse to read a steep y at
                     # the Bezier at t = 1/2, in pixels, against the calculator
                     mx = (seg[0] + 3 * seg[2] + 3 * seg[4] + seg[6]) / 8
                     my = (seg[1] + 3 * seg[3] + 3 * seg[5] + seg[7]) / 8

@@ -203,6 +203,7 @@ def test_a_pairs_page_and_data_json_share_one_reading_of_its_points(flagship_fil
     from sitegen.views import Sources
     from sitegen.views.datafiles import pair_json, to_json
     from sitegen.views.pair import pair_outputs
+    from sitegen.views.sidebyside import disagreements_json, pair_disagreements
 
     root = flagship_files[0]
     site, _ = load_site(root)
@@ -215,7 +216,8 @@ def test_a_pairs_page_and_data_json_share_one_reading_of_its_points(flagship_fil
     fresh_charts = [
         frontier_chart_data(site, s, strongest(src.envelope(s).leaders())) for s in summaries
     ]
-    fresh_json = to_json(pair_json(model, gpu, summaries, src.tier))
+    found = disagreements_json(pair_disagreements(src, summaries))
+    fresh_json = to_json(pair_json(model, gpu, summaries, src.tier, disagreements=found))
 
     reads = []
     points = CurveSummary.points

@@ -381,7 +381,8 @@ def _same_configs_over_every_config(runs, table):
     from sitegen.records.model import SweepRun
 
     sweeps = [r for r in runs if isinstance(r, SweepRun) and len(r.configs)]
-    identity = ("model", "gpu", "workload", "engine", "precision", "date")
+    # another source or another published run (url) is another measurement
+    identity = ("model", "gpu", "workload", "engine", "precision", "date", "source", "url")
     order, lengths, index = columnar.run_rows(sweeps)
     frame = pd.DataFrame({k: table.columns[k][order] for k in schema.CONFIG_KEY})
     for name in identity:

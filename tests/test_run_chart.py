@@ -18,6 +18,7 @@ from sitegen.charts import svg as svg_parts
 from sitegen.charts.frontier_chart import RADIUS, curve_label, draw_plot, tip_lines
 from sitegen.charts.run_chart import TIP_BOX, draw_run, run_chart_id
 from sitegen.records import SweepRun, load_site
+from sitegen.render.display import load
 
 SVG = "{http://www.w3.org/2000/svg}"
 START = re.compile(r"M(-?[\d.]+),(-?[\d.]+)")
@@ -60,7 +61,9 @@ def _points(svg: ET.Element) -> list[dict]:
             {
                 "interactivity": float(el.get("data-interactivity")),
                 "throughput_per_gpu": float(el.get("data-throughput-per-gpu")),
-                "concurrency": int(el.get("data-concurrency")),
+                # an open-loop point has its request rate instead
+                "concurrency": int(c) if (c := el.get("data-concurrency")) else None,
+                "request_rate": float(r) if (r := el.get("data-request-rate")) else None,
                 "cx": cx,
                 "cy": cy,
                 "tabindex": el.get("tabindex"),
@@ -95,11 +98,18 @@ def test_every_point_is_an_ok_config_of_data_json_where_it_belongs(flagship_file
             if c["status"] == "ok" and c["tpot_ms"] is not None and c["ttft_ms"] is not None
         ]
         points = _points(svg)
+        # the chart counts what the run's workload counts, as its pair's data.json says
+        pair = json.loads(files[f"models/{data['model']}/{data['gpu']}/data.json"])
+        counted = pair["workloads"][data["workload"]]["tokens"]
+        figure = "output_throughput_per_gpu" if counted == "output" else "throughput_per_gpu"
+        ok = [dict(c, throughput_per_gpu=c[figure]) for c in ok]
         got = sorted(
-            (p["interactivity"], p["throughput_per_gpu"], p["concurrency"]) for p in points
+            (p["interactivity"], p["throughput_per_gpu"], p["concurrency"], p["request_rate"])
+            for p in points
         )
         expected = sorted(
-            (c["interactivity"], c["throughput_per_gpu"], c["concurrency"]) for c in ok
+            (c["interactivity"], c["throughput_per_gpu"], c["concurrency"], c["request_rate"])
+            for c in ok
         )
         assert got == expected, route
         fx = math.log if svg.get("data-x-scale") == "log" else (lambda v: v)
@@ -130,7 +140,7 @@ def test_each_point_takes_focus_and_says_its_tip(charts):
             assert p["tabindex"] == "0"
             lines = p["title"].split("; ")
             assert len(lines) == 4, route
-            assert f"concurrency {p['concurrency']}" in lines[0]
+            assert load(p["concurrency"], p["request_rate"]) in lines[0]
             assert lines[3].startswith("TTFT ") and ", TPOT " in lines[3]
         # the tip stays inside the plot: its right and bottom edges, for assets/charts.js
         (group,) = [g for g in svg.iter(f"{SVG}g") if g.get("class") == "points"]
@@ -192,19 +202,24 @@ def test_each_point_is_its_marker_and_svg_tip_markup(flagship, hostile):
     expected = []
     for p in curve["points"]:
         px, py = plot.x(p["interactivity"]), plot.y(p["throughput_per_gpu"])
-        lines = tip_lines(label, p, p["figures"])
+        lines = tip_lines(label, p, p["figures"], data.get("tokens"))
+        attrs = (
+            f'data-concurrency="{p["concurrency"]}"'
+            if p["concurrency"] is not None
+            else f'data-request-rate="{p["request_rate"]!r}"'
+        )
         expected.append(
             f'<path class="pt" tabindex="0" d="{svg_parts.marker(style.shape, px, py, RADIUS)}" '
             f'data-interactivity="{p["interactivity"]!r}" '
             f'data-throughput-per-gpu="{p["throughput_per_gpu"]!r}" '
-            f'data-concurrency="{p["concurrency"]}"><title>{svg_parts.text("; ".join(lines))}'
+            f"{attrs}><title>{svg_parts.text('; '.join(lines))}"
             f"</title></path>"
         )
     points = drawn.split(tips.points_start(TIP_BOX) + "\n", 1)[1].split("\n</g>")[0]
     assert points.split("\n") == expected
     for point in _points(ET.fromstring(drawn)):  # markup read back as text
         said = point["title"].split("; ")
-        assert said[0] == f"{label}, concurrency {point['concurrency']}"
+        assert said[0] == f"{label}, {load(point['concurrency'], point['request_rate'])}"
         assert said[1].startswith("TP<") == hostile
     if hostile:
         assert "<b>" not in drawn and "&lt;b&gt;x&amp;y" in drawn

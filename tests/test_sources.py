@@ -225,8 +225,8 @@ def test_each_workload_names_its_sources_linked_to_their_runs_and_its_definition
     )
     block = measured_line(section(html, "ladder-mlperf-chat"), "mlperf-chat")
     assert plain(block) == (
-        f"Measured by {DELL}: run of 2026-10-01; {NVIDIA}: run of 2026-10-01 (published); "
-        f"{QUANTA}: run of 2026-10-01. "
+        f"Measured by {DELL} (MLCommons): run of 2026-10-01; {NVIDIA} (MLCommons): run of "
+        f"2026-10-01 (published); {QUANTA} (MLCommons): run of 2026-10-01. "
         f"Workload: MLPerf Chat ({WORKLOADS['mlperf-chat']['description']}). "
         "Its throughput counts output tokens only."
     )
@@ -257,7 +257,8 @@ def test_the_sources_section_gives_each_source_its_own_figure(apart):
     sources = section(html, "sources")
     (table,) = html_tables(sources)
     head = CONFIG["headline"]["interactivity"]
-    rows = {row[0]: row for row in table[1:]}
+    # each source as the page credits it: MLPerf's with its publisher, MLCommons
+    rows = {row[0].removesuffix(" (MLCommons)"): row for row in table[1:]}
     # the workloads' order, then sources by name
     assert list(rows) == [LAB, DELL, NVIDIA, QUANTA]
     lab = measured_at(LAB_RUN["configs"], head, "throughput_per_gpu")
@@ -337,7 +338,7 @@ def test_a_workload_page_points_to_the_pair_pages_notes(apart):
 # -- the overview and the model page ------------------------------------------------------------
 
 
-SHORT = "MLPerf Inference v5.1 (Dell, NVIDIA +1)"
+SHORT = "MLPerf Inference v5.1 (Dell +2)"
 FULL = "MLPerf Inference v5.1 (Dell, NVIDIA, Quanta)"
 
 

@@ -186,7 +186,8 @@ def tip_lines(
     gpus = f"{p['gpus']} GPU{'s' if p['gpus'] != 1 else ''}"
     lines = [
         f"{label}, {load(p['concurrency'], p.get('request_rate'))}",
-        f"{p['parallelism']} on {gpus}",
+        # a config without parallelism fields is labelled by its GPUs alone ("8 GPUs")
+        p["parallelism"] if p["parallelism"] == gpus else f"{p['parallelism']} on {gpus}",
         f"{interactivity} tok/s/user, {throughput} {per_gpu_short(tokens_counted)}",
         f"TTFT {ttft}, TPOT {tpot} (medians)",
     ]

@@ -24,11 +24,40 @@ class Credit:
 INFERENCEX = Credit("InferenceX", "SemiAnalysis", "https://inferencex.semianalysis.com/")
 
 KNOWN = {credit.name: credit for credit in (INFERENCEX,)}
+# families of sources (family_of) whose publisher is known, by the family's first words:
+# `sitegen import mlperf` names its records "MLPerf Inference v5.1 (<submitter>)"
+FAMILIES = (
+    ("MLPerf Inference", "MLCommons", "https://mlcommons.org/benchmarks/inference-datacenter/"),
+)
+
+
+def credit_of(name: str) -> Credit:
+    """A source's credit: its publisher and site where known (by name, or by its family)."""
+    return KNOWN.get(name) or _of_family(name, family_of(name)[0])
+
+
+def _of_family(name: str, family: str) -> Credit:
+    for prefix, publisher, url in FAMILIES:
+        if family.startswith(prefix):
+            return Credit(name, publisher, url)
+    return Credit(name)
 
 
 def credits_for(sources: Iterable[str]) -> list[Credit]:
     """The credits of these sources, sorted by name; a source nobody knows is named only."""
-    return [KNOWN.get(name, Credit(name)) for name in sorted(set(sources))]
+    return [credit_of(name) for name in sorted(set(sources))]
+
+
+def grouped_credits(sources: Iterable[str]) -> list[Credit]:
+    """The credits of these sources with each family's members together, as a page's "measured
+    by" names them: "MLPerf Inference v5.1 (Dell, NVIDIA)" for two submitters of one round."""
+    out = []
+    for family, members, alone in families(sources):
+        if alone:
+            out.append(credit_of(family))
+        if members:
+            out.append(_of_family(f"{family} ({', '.join(members)})", family))
+    return out
 
 
 def family_of(source: str) -> tuple[str, str | None]:

@@ -388,7 +388,9 @@ def archive_runs(
     return runs
 
 
-IDENTITY = ("model", "gpu", "workload", "engine", "precision", "date")
+# what makes two runs one measurement: a config of both is a duplicate; another source or
+# another published run (url) is another measurement (MLPerf submitters at the same load)
+IDENTITY = ("model", "gpu", "workload", "engine", "precision", "date", "source", "url")
 
 
 def _same_configs(runs: list[Run], table: ConfigTable) -> dict[tuple, list[tuple[SweepRun, int]]]:

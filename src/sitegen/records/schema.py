@@ -220,6 +220,9 @@ def pricing(c: Checker, data: Any, known_gpus: dict[str, Gpu]) -> Pricing:
         if gpu not in known_gpus:
             c.expected(path, "a GPU slug defined in data/gpus.yaml", gpu)
             continue
+        if body is None:  # `h200-nvl: null`: the source has no price for it, said on purpose
+            prices[gpu] = {}
+            continue
         per_tier: dict[str, float] = {}
         for tier, _ in (c.mapping(body, path) or {}).items():
             if tier not in tier_slugs:

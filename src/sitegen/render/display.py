@@ -235,18 +235,19 @@ def _sources(sources: list[str] | tuple[str, ...], shown: int | None) -> str:
         if alone:
             parts.append(family)
         if members:
-            named = members if shown is None else members[:shown]
+            # a family of two names both: "+1" would be no shorter
+            named = members if shown is None or len(members) <= 2 else members[:shown]
             more = len(members) - len(named)
             parts.append(f"{family} ({', '.join(named)}{f' +{more}' if more else ''})")
     return ", ".join(parts)
 
 
-SOURCES_SHOWN = 2  # the members of a family named before "+3"
+SOURCES_SHOWN = 1  # the members of a family named before "+3"
 
 
 def sources_short(sources: list[str] | tuple[str, ...]) -> str:
-    """Who measured, a family's members together, two named at most: "InferenceX, MLPerf
-    Inference v5.1 (Dell, NVIDIA +3)"."""
+    """Who measured, a family's members together, one named at most: "InferenceX, MLPerf
+    Inference v5.1 (Dell +4)"."""
     return _sources(sources, SOURCES_SHOWN)
 
 

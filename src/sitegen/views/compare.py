@@ -13,7 +13,7 @@ from ..calc.briefs import Brief
 from ..calc.standings import Pairing, pairing, pairings
 from ..calc.tables import WorkloadSummary
 from ..charts import Chart, envelope_chart_data, envelope_series
-from ..records.credits import Credit, credits_for
+from ..records.credits import Credit, grouped_credits
 from ..render import display
 from .datafiles import compare_json, pair_route, to_json
 from .page import DataFile, Page, Quote, View
@@ -72,7 +72,7 @@ def compare_outputs_of(src: Sources, model: str, a: str, b: str) -> tuple[Page, 
         workloads=workloads,
         quote=src.quote,
         description=description(src, model, sides, said),
-        credits=credits_for(r.source for g in (a, b) for r in src.runs_of.get((model, g), [])),
+        credits=grouped_credits(r.source for g in (a, b) for r in src.runs_of.get((model, g), [])),
         gpu_pair=gpu_pair_route(a, b),
     )
     title = f"{m.name}: {site.gpus[a].name} vs {site.gpus[b].name}"

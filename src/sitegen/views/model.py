@@ -12,7 +12,7 @@ from ..calc import frontier
 from ..calc.standings import Field
 from ..charts import Chart, envelope_chart_data
 from ..charts.series import strongest
-from ..records.credits import Credit, credits_for
+from ..records.credits import Credit, grouped_credits
 from ..render import display
 from .datafiles import model_json, pair_route, to_json
 from .page import DataFile, Page, Quote, View
@@ -62,7 +62,9 @@ def model_page(src: Sources, model: str, fields: list[Field]) -> Page:
             src, model, ranked + [g for g in src.gpus_of(model) if g not in ranked]
         ),
         description=description(src, model, fields),
-        credits=credits_for(r.source for g in src.gpus_of(model) for r in src.runs_of[(model, g)]),
+        credits=grouped_credits(
+            r.source for g in src.gpus_of(model) for r in src.runs_of[(model, g)]
+        ),
         several_sources=len(sources) > 1,
     )
     charts = tuple(w["chart"] for w in workloads[:1])  # the others' are on their own pages

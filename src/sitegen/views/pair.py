@@ -13,7 +13,7 @@ from ..calc.tables import WorkloadSummary
 from ..charts import Chart, frontier_chart_data, history_chart_data, history_rows
 from ..charts.series import strongest
 from ..records import MatrixRun, Run
-from ..records.credits import Credit, credits_for
+from ..records.credits import Credit, grouped_credits
 from ..render.content import CopyError, faq_applies, fill, render_copy
 from ..render.display import counted, dollars, per_gpu, rate, tokens
 from . import faq
@@ -73,6 +73,7 @@ def placeholders(src: Sources, model: str, gpu: str, summary: WorkloadSummary | 
                 "tier": src.tier,
                 "engine": head.engine,
                 "precision": head.precision,
+                "tokens": summary.tokens,
             },
             ladder=[rung_json(r) for r in summary.ladder],
             peak_throughput_per_gpu=summary.peak_throughput_per_gpu,
@@ -295,7 +296,7 @@ def pair_page(
         main=main,
         runs=sorted(shown, key=lambda r: r.date, reverse=True),
         older_runs=len(runs) - len(shown),
-        credits=credits_for(r.source for r in runs),
+        credits=grouped_credits(r.source for r in runs),
         matrices=[matrix_summary(r) for r in runs if isinstance(r, MatrixRun)],
         illustrative=any(r.illustrative for r in runs if main and r.id in main.current_runs),
         prices=site.pricing.for_gpu(gpu),
