@@ -69,6 +69,11 @@ def test_a_name_that_maps_to_nothing_lists_the_closest_slugs(tmp_path):
     assert '"b20o" in the file matches no slug, alias or name of data/gpus.yaml' in result.stderr
     assert "closest: b200, " in result.stderr  # the nearest first
     assert not out.exists()
+    # a name that reads like no entry is not given "closest" ones: the known slugs instead
+    result, out = _import(site, _rows(tmp_path, hardware="zzzzqqq"))
+    assert result.exit_code == 1
+    assert "closest:" not in result.stderr
+    assert "(known: arc-pro-b60-dual, b200, b300, " in result.stderr
 
 
 def test_an_alias_claimed_by_two_entries_is_an_error_naming_both(tmp_path):

@@ -70,13 +70,7 @@ class Resolver:
             return ""
         slug = match(raw, catalog)
         if slug is None:
-            near = ", ".join(closest(raw, catalog)) or names
-            self.gap(
-                m.file,
-                option,
-                f'"{raw}" in the file matches no slug, alias or name of data/{kind}.yaml '
-                f"(closest: {near}); add it to an entry's aliases, or give {option}",
-            )
+            self.gap(m.file, option, unmatched(raw, catalog, kind, option, " in the file"))
             return ""
         return slug
 
@@ -169,6 +163,17 @@ def closest(raw: str, catalog: dict, most: int = 3) -> list[str]:
                 names.setdefault(_squash(name), slug)
     found = difflib.get_close_matches(_squash(raw), list(names), n=most * 3, cutoff=0.4)
     return list(dict.fromkeys(names[n] for n in found))[:most]
+
+
+def unmatched(raw: str, catalog: dict, kind: str, option: str, where: str = "") -> str:
+    """The message for a name that matches no entry: the closest slugs, or where none reads
+    alike, the first known ones."""
+    near = closest(raw, catalog)
+    hint = f"closest: {', '.join(near)}" if near else f"known: {', '.join(sorted(catalog)[:12])}"
+    return (
+        f'"{raw}"{where} matches no slug, alias or name of data/{kind}.yaml ({hint}); '
+        f"add it to an entry's aliases, or give {option}"
+    )
 
 
 def tidy(value: Any) -> Any:

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import re
 
-from ..planning import closest
-
 # The serving engine a `framework` / `Software` string names by its first word.
 ENGINES = (
     ("tensorrt", "tensorrt-llm"),
@@ -50,13 +48,3 @@ def precision_of(weight_data_types: str) -> str:
 def gpu_kinds(accelerator: str) -> int:
     """How many GPU kinds a system's `accelerator_model_name` lists, each with its count."""
     return len(KIND_COUNT.findall(accelerator))
-
-
-def unmatched(raw: str, catalog: dict, kind: str, option: str) -> str:
-    """The message for a name that matches no entry, with the closest slugs, as planning
-    words it for the other importers."""
-    near = ", ".join(closest(raw, catalog)) or ", ".join(sorted(catalog)[:12])
-    return (
-        f'"{raw}" matches no slug, alias or name of data/{kind}.yaml (closest: {near}); '
-        f"add it to an entry's aliases, or give {option}"
-    )

@@ -12,8 +12,8 @@ from ...records import Catalogs, Problem
 from ...records.problems import WARNING, plural
 from ...records.urls import link_problem
 from ..common import Identity, Options, text, whole
-from ..planning import match
-from .naming import engine_of, gpu_kinds, precision_of, unmatched
+from ..planning import match, unmatched
+from .naming import engine_of, gpu_kinds, precision_of
 from .summary import LogSummary, parse_summary
 from .tree import (
     PERFORMANCE_RUN,
