@@ -183,3 +183,31 @@ def test_a_config_needs_a_concurrency_or_a_request_rate(make_site) -> None:
     result, _ = build(root)
     assert result.exit_code == 1
     assert "configs[0].concurrency: expected an integer >= 1 (or request_rate)" in result.output
+
+
+def test_a_record_that_turns_a_workload_to_output_tokens_remakes_every_page_of_it(make_site):
+    """What a workload counts depends on every record of it: a record added to one pair turns
+    the other pair's pages too, with the cache as without it."""
+    g2 = {**chat_record(), "gpu": "g2"}
+    root = site(make_site, {"lab/chat.yaml": chat_record(), "lab/chat-g2.yaml": g2})
+    result, out = build(root)
+    assert result.exit_code == 0, result.output
+    assert json.loads((out / "models/m1/g2/data.json").read_text())["headline"]["tokens"] == (
+        "total"
+    )
+    record = bench_record()
+    record["workload"] = "chat"
+    (root / "data/runs/mlperf").mkdir(parents=True)
+    (root / "data/runs/mlperf/g1.yaml").write_text(json.dumps(record))
+    result, out = build(root)
+    assert result.exit_code == 0, result.output
+    g2_pair = json.loads((out / "models/m1/g2/data.json").read_text())
+    assert g2_pair["headline"]["tokens"] == "output"
+    assert g2_pair["workloads"]["chat"]["ladder"][1]["throughput_per_gpu"] == 240.0
+    fresh = root / "fresh"
+    again = CliRunner().invoke(
+        main, ["build", "--site", str(root), "--out", str(fresh), "--no-cache"]
+    )
+    assert again.exit_code == 0, again.output
+    built = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    assert built == {p.relative_to(fresh): p.read_bytes() for p in fresh.rglob("*") if p.is_file()}
