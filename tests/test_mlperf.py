@@ -4,6 +4,7 @@ from the raw LoadGen summaries by a parser of this test's own; a broken tree imp
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 from pathlib import Path
@@ -309,6 +310,35 @@ def test_a_broken_tree_says_what_it_skips_and_imports_the_rest(tmp_path: Path) -
     assert {r["source"] for r in found.values()} == {
         f"MLPerf Inference v5.1 ({s})" for s in ("NVIDIA", "Cisco", "Dell")
     }
+
+
+def test_a_summary_that_is_a_fifo_or_a_link_is_skipped_not_waited_on(tmp_path: Path) -> None:
+    """A tree someone else published is read file by file: a FIFO would hang the import, a
+    link to /dev/zero fill the memory; neither is read, and the rest is imported."""
+    tree = tmp_path / "inference_results_v5.1"
+    _copy(tree, "Dell", "XE9680L_B200_SXM_180GBx8_TRT")
+    dell = tree / "closed/Dell/results/XE9680L_B200_SXM_180GBx8_TRT"
+    fifo = dell / "deepseek-r1/Server/performance/run_1/mlperf_log_summary.txt"
+    fifo.unlink()
+    os.mkfifo(fifo)
+    link = dell / "llama2-70b-99/Interactive/performance/run_1/mlperf_log_summary.txt"
+    link.unlink()
+    link.symlink_to("/dev/zero")
+    shutil.copy(TREE / "summary_results.json", tree / "summary_results.json")
+    site = write_site(tmp_path / "site")
+
+    result = run_import(site, tree, "--date", DATE)
+
+    assert result.exit_code == 0, result.output
+    warnings = result.stderr.splitlines()
+    for odd in (fifo, link):
+        folder = odd.parents[2]
+        assert any(
+            line.startswith(f"{folder}: mlperf_log_summary.txt not read (")
+            and line.endswith("): skipped (warning)")
+            for line in warnings
+        ), (odd, warnings)
+    assert len(imported_points(records(site))) == 3  # Dell's other Server/Interactive results
 
 
 # -- what is given ----------------------------------------------------------------------------

@@ -8,9 +8,12 @@ them into run records; nothing here knows about a particular tool.
 from __future__ import annotations
 
 import datetime as dt
+import errno
 import json
 import math
+import os
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,6 +22,32 @@ from ..records import Problem, SiteError
 from ..records.problems import WARNING, describe
 from ..records.urls import link_problem
 from ..records.yamlpos import ParseError, Path_, field_name, parse
+
+MAX_RESULT_BYTES = 512 * 1024 * 1024  # a result file larger than this is not read
+
+
+def read_result(path: Path, follow_links: bool = True) -> bytes:
+    """A result file's bytes: a regular file of at most MAX_RESULT_BYTES, opened without
+    waiting on a FIFO, and (`follow_links` False, for files found inside a tree someone else
+    published) without following a link. OSError otherwise (FileNotFoundError if missing)."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)
+    if not follow_links:
+        flags |= getattr(os, "O_NOFOLLOW", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP and not follow_links:
+            raise OSError(errno.ELOOP, "a symbolic link, not followed") from None
+        raise
+    with os.fdopen(fd, "rb") as file:
+        mode = os.fstat(file.fileno()).st_mode
+        if not stat.S_ISREG(mode):
+            raise OSError(errno.EINVAL, "not a regular file")
+        data = file.read(MAX_RESULT_BYTES + 1)
+    if len(data) > MAX_RESULT_BYTES:
+        raise OSError(errno.EFBIG, f"larger than {MAX_RESULT_BYTES} bytes")
+    return data
+
 
 MS_PER = {"ns": 1e-6, "us": 1e-3, "µs": 1e-3, "ms": 1.0, "s": 1000.0, "sec": 1000.0}
 
@@ -118,7 +147,7 @@ def read_source(path: Path, name: str | None = None) -> Source:
     """Read a JSON file, or JSON Lines (one result per line); a bad file is one problem."""
     name = name or str(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_result(path).decode("utf-8")
     except FileNotFoundError:
         raise SiteError([Problem(name, None, "", "file not found")]) from None
     except (OSError, UnicodeDecodeError) as exc:

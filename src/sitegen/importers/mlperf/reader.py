@@ -11,7 +11,7 @@ from typing import Any
 from ...records import Catalogs, Problem
 from ...records.problems import WARNING, plural
 from ...records.urls import link_problem
-from ..common import Identity, Options, text, whole
+from ..common import Identity, Options, read_result, text, whole
 from ..planning import match, unmatched
 from .naming import engine_of, gpu_kinds, precision_of
 from .summary import LogSummary, parse_summary
@@ -124,7 +124,7 @@ class TreeReader:
         """The result's LoadGen summary, if it is one of an LLM benchmark (with token figures);
         None, said, if it is missing."""
         try:
-            raw = result.summary.read_text(encoding="utf-8", errors="replace")
+            raw = read_result(result.summary, follow_links=False).decode("utf-8", "replace")
         except FileNotFoundError:
             where = "/".join((*PERFORMANCE_RUN, SUMMARY_FILE))
             self._warn(str(result.folder), "", f"no {where}: skipped")

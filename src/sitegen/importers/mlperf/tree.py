@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..common import read_result
+
 SUMMARY_FILE = "mlperf_log_summary.txt"
 PERFORMANCE_RUN = ("performance", "run_1")
 SUMMARY_RESULTS = "summary_results.json"
@@ -110,7 +112,7 @@ def summary_rows(tree: Tree) -> tuple[dict[str, dict], str | None]:
     if not path.is_file():
         return {}, None
     try:
-        rows = json.loads(path.read_text(encoding="utf-8"))
+        rows = json.loads(read_result(path, follow_links=False).decode("utf-8"))
     except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
         return {}, f"not read: {exc}"
     if not isinstance(rows, list):
@@ -125,7 +127,7 @@ def summary_rows(tree: Tree) -> tuple[dict[str, dict], str | None]:
 def read_json_object(path: Path) -> tuple[dict[str, Any] | None, str]:
     """A JSON object from `path`, or None and why not."""
     try:
-        obj = json.loads(path.read_text(encoding="utf-8"))
+        obj = json.loads(read_result(path, follow_links=False).decode("utf-8"))
     except FileNotFoundError:
         return None, "missing"
     except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
