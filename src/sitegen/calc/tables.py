@@ -238,7 +238,6 @@ class _Configs:
         self._spans = (group[starts].tolist(), edges, np.searchsorted(on, edges).tolist())
         self.sweeps = sweeps
         self.table = table
-        self.output_workloads = output_workloads
         self._day_runs = _runs_by_day(sweeps, lengths, day_of_run, len(self.day_keys))
         self._run = run[order]  # each config's sweep, as its position in `sweeps`
         self._ids = np.empty(len(sweeps), dtype=object)
@@ -437,8 +436,9 @@ class _Quoting:
     """Turns configs into what a page quotes. The parallelism label comes from the config
     itself: quotes are made with it pending, and `label` makes their configs all at once."""
 
-    def __init__(self, table: ConfigTable, configs: _Configs) -> None:
-        self.table = table
+    def __init__(self, site: Site, configs: _Configs) -> None:
+        self.table = site.table
+        self.tokens = site.tokens  # what a workload's throughputs count
         self.configs = configs
         self.pending: list[tuple[dict, int]] = []
 
@@ -451,7 +451,7 @@ class _Quoting:
         configs = self.configs
         row = configs.value("table_rows", at)
         sweep = self.configs.sweep(at)
-        tokens = OUTPUT if sweep.workload in configs.output_workloads else TOTAL
+        tokens = self.tokens(sweep.workload)
         (point,) = point_dicts(configs.table, [row], [configs.run_id(at)], tokens=tokens)
         quote = dict(
             point,
@@ -501,7 +501,6 @@ class _Rungs:
         isl, osl = lengths.isl, lengths.osl
         # the shares of input and of output tokens in the total that throughput counts
         self.shares = (isl / (isl + osl), osl / (isl + osl)) if isl and osl else None
-        self.counts_output = self.tokens == OUTPUT  # then throughput counts output tokens alone
 
     def cost(self, throughput: float | None, share: float = 1.0) -> dict[str, float] | None:
         if throughput is None or not self.prices:
@@ -547,7 +546,7 @@ class _Rungs:
         power = of_curve.power if of_curve else None
         throughput = rung.throughput_per_gpu
         split = self.shares if throughput is not None else None
-        if self.counts_output:  # no input share is known; the output share is the whole
+        if self.tokens == OUTPUT:  # throughput counts output tokens alone: no input share
             per_input, per_output = None, self.cost(throughput)
         else:
             per_input = self.cost(throughput, split[0]) if split else None
@@ -812,7 +811,7 @@ def summarise(site: Site) -> dict[tuple[str, str], list[WorkloadSummary]]:
     if not sweeps or site.table is None or not any(len(r.configs) for r in sweeps):
         return pairs
     configs = _Configs(sweeps, site.table, site.output_workloads)
-    quote = _Quoting(site.table, configs)
+    quote = _Quoting(site, configs)
     for curves in _workloads(configs):
         summary = summarise_workload(site, configs, curves, quote)
         if summary is not None:

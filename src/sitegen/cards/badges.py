@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape, quoteattr
 
+from ..records import TOTAL
 from ..render import display
 from . import glyphs
 
@@ -19,7 +20,7 @@ LABEL_BG, VALUE_BG, NONE_BG = "#555", "#0b5cad", "#9f9f9f"
 
 
 def badge_value(
-    throughput_per_gpu: float | None, interactivity: float, tokens_counted: str = "total"
+    throughput_per_gpu: float | None, interactivity: float, tokens_counted: str = TOTAL
 ) -> str:
     """The badge's right half: "9,148 tok/s/GPU @ 50" ("output tok/s/GPU" where the workload
     counts output tokens), or that no config reaches the target."""

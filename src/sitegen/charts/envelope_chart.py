@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from ..calc import frontier
 from ..calc.envelope import Envelope
-from ..records import OUTPUT, TOTAL
+from ..records import TOTAL
 from ..render.display import per_gpu, rate, tokens
 from .axes import interactivity_axis
 from .cache import chart_key
@@ -27,6 +27,7 @@ from .frontier_chart import (
     TIP_BOX,
     WIDTH,
     axis_titles,
+    counting,
     curve_label,
     markers,
     target_line,
@@ -82,9 +83,7 @@ def envelope_chart_data(
         "series": [write(env, label, headline) for label, env, headline in series],
         "strong": list(strong),
     }
-    if tokens_counted == OUTPUT:  # what its throughputs count, said where not total
-        data["tokens"] = OUTPUT
-    return data
+    return counting(data, tokens_counted)
 
 
 def envelope_series(env: Envelope, label: str, headline: float | None) -> dict:

@@ -8,7 +8,7 @@ from ..calc.tables import WorkloadSummary
 from ..records import OUTPUT, Site
 from ..render.display import per_gpu, rate, sentence, tokens
 from .axes import date_ticks
-from .frontier_chart import curve_label, markers
+from .frontier_chart import counting, curve_label, markers
 from .series import series_attrs, strongest, styles, svg_legend
 from .svg import (
     FONT,
@@ -83,9 +83,7 @@ def history_chart_data(
         "palette": palette,
         "strong": strongest(ranked or sorted(latest)),
     }
-    if summary.tokens == OUTPUT:  # what its throughputs count, said where not total
-        data["tokens"] = OUTPUT
-    return data
+    return counting(data, summary.tokens)
 
 
 def series_index(data: dict, curve: dict) -> int:

@@ -339,7 +339,6 @@ def load_runs(
     order = {rel: n for n, (_, rel, _) in enumerate(files)}
     runs.sort(key=lambda run: order[run.path])
     _cross_checks(root, runs, table, known, problems)
-    _output_counts(root, runs, table, problems)
     read = digests if digests is not None else {}
     found = Listing(files, walked, {rel: read[rel] for _, rel, _ in files if rel in read})
     return runs, table, ordered, found
@@ -497,40 +496,34 @@ def _cross_checks(
             )
 
 
-def output_workloads(runs: Sequence[Run], table: ConfigTable) -> frozenset[str]:
+def output_counts(
+    runs: Sequence[Run], table: ConfigTable
+) -> tuple[frozenset[str], list[tuple[SweepRun, int]]]:
     """The workloads with a record that counts output tokens only (an ok config without
-    throughput_per_gpu: the schema holds every ok config of a record to one count)."""
-    sweeps, (rows, lengths, _) = _sweep_rows(runs)
+    throughput_per_gpu: the schema holds every ok config of a record to one count), and the
+    ok configs of those workloads without output_throughput_per_gpu (run, index), which
+    could only be ranked against output figures by their total."""
+    sweeps = [r for r in runs if isinstance(r, SweepRun)]
+    rows, lengths, index = columnar.run_rows(sweeps)
     if not len(rows):
-        return frozenset()
+        return frozenset(), []
     columns = table.columns
     ok = columns["status"][rows] == "ok"
     run = np.repeat(np.arange(len(sweeps)), lengths)
     no_total = np.unique(run[ok & np.isnan(columns["throughput_per_gpu"][rows])])
-    return frozenset(sweeps[i].workload for i in no_total.tolist())
-
-
-def _sweep_rows(runs: Sequence[Run]) -> tuple[list[SweepRun], tuple]:
-    sweeps = [r for r in runs if isinstance(r, SweepRun)]
-    return sweeps, columnar.run_rows(sweeps)
-
-
-def _output_counts(root: Path, runs: list[Run], table: ConfigTable, problems: Problems) -> None:
-    """Errors: a config without output_throughput_per_gpu in a workload counted in output
-    tokens, where its total could only be ranked against output figures."""
-    counted = output_workloads(runs, table)
+    counted = frozenset(sweeps[i].workload for i in no_total.tolist())
     if not counted:
-        return
-    sweeps, (rows, lengths, index) = _sweep_rows(runs)
-    columns = table.columns
-    ok = columns["status"][rows] == "ok"
-    run = np.repeat(np.arange(len(sweeps)), lengths)
+        return counted, []
     lacking = np.flatnonzero(ok & np.isnan(columns["output_throughput_per_gpu"][rows]))
+    places = [(sweeps[run[k]], int(index[k])) for k in lacking.tolist()]
+    return counted, [(sweep, i) for sweep, i in places if sweep.workload in counted]
+
+
+def _output_errors(root: Path, lacking: list[tuple[SweepRun, int]], problems: Problems) -> None:
+    """An error for each config of a workload counted in output tokens that gives only a
+    total (output_counts)."""
     docs = _Positions(root)
-    for k in lacking.tolist():
-        sweep, i = sweeps[run[k]], int(index[k])
-        if sweep.workload not in counted:
-            continue
+    for sweep, i in lacking:
         doc = docs.of(sweep)
         problems.add(
             Problem(
@@ -626,6 +619,8 @@ def load_site(
         parsed.prune()
         stats.save(SiteLayout.RUNS_PREFIX)
         cache.save(cleans, table.columns)
+    counted, lacking = output_counts(runs, table)
+    _output_errors(root, lacking, problems)
     if problems.has_errors:
         return None, problems
     site = Site(
@@ -638,6 +633,6 @@ def load_site(
         runs=tuple(sorted(runs, key=lambda r: (r.date, r.id))),
         table=table,
         digests=digests,
-        output_workloads=output_workloads(runs, table),
+        output_workloads=counted,
     )
     return site, problems

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import math
 
+from ..records import OUTPUT
 from ..records.credits import families
 from ..records.problems import plural  # noqa: F401 - the pages write counts as messages do
 
@@ -194,7 +195,12 @@ def precision_name(slug: str | None) -> str:
 def counted(tokens: str | None) -> str:
     """What a throughput counts, as a noun: "output tokens" where its workload counts
     generated tokens only (records.OUTPUT), else "tokens" (input + output)."""
-    return "output tokens" if tokens == "output" else "tokens"
+    return "output tokens" if tokens == OUTPUT else "tokens"
+
+
+def counted_all(tokens: str | None) -> str:
+    """The same, where a total is said as such: "output tokens", "total tokens"."""
+    return "output tokens" if tokens == OUTPUT else "total tokens"
 
 
 def per_gpu(tokens: str | None) -> str:
@@ -204,7 +210,7 @@ def per_gpu(tokens: str | None) -> str:
 
 def per_gpu_short(tokens: str | None) -> str:
     """The same, short: "tok/s/GPU", "output tok/s/GPU"."""
-    return "output tok/s/GPU" if tokens == "output" else "tok/s/GPU"
+    return "output tok/s/GPU" if tokens == OUTPUT else "tok/s/GPU"
 
 
 def sentence(words: str) -> str:
@@ -275,6 +281,7 @@ FILTERS = {
     "precision_name": precision_name,
     "human_list": human_list,
     "counted": counted,
+    "counted_all": counted_all,
     "per_gpu": per_gpu,
     "per_gpu_short": per_gpu_short,
     "sentence": sentence,

@@ -9,6 +9,7 @@ from markupsafe import Markup, escape
 from ..calc.tables import WorkloadSummary
 from ..records import Gpu, Model, Pricing, Workload
 from ..render.display import (
+    counted_all,
     dollars,
     engine_name,
     human_list,
@@ -24,11 +25,6 @@ class Entry:
     question: str
     answer: Markup  # HTML
     answer_text: str  # the same answer as plain text, for JSON-LD
-
-
-def _million(tokens_counted: str) -> str:
-    """What a cost per million counts: "output tokens", or "total tokens"."""
-    return "output tokens" if tokens_counted == "output" else "total tokens"
 
 
 def _entry(question: str, answer: str) -> Entry:
@@ -81,7 +77,7 @@ def generated(
             f"{dollars(value)} at {tiers[slug]}" for slug, value in cost.items() if slug != tier
         ]
         money = (
-            f"{dollars(cost.get(tier))} per million {_million(summary.tokens)} at the "
+            f"{dollars(cost.get(tier))} per million {counted_all(summary.tokens)} at the "
             f"{tiers.get(tier, tier)} pricing tier, at {target} tokens/s per user"
             + (f" ({human_list(parts)} pricing)" if parts else "")
             + ". Slower interactivity targets lower the cost further."

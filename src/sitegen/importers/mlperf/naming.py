@@ -5,13 +5,8 @@ from __future__ import annotations
 
 import re
 
-# The serving engine a `framework` / `Software` string names by its first word.
-ENGINES = (
-    ("tensorrt", "tensorrt-llm"),
-    ("trt", "tensorrt-llm"),
-    ("vllm", "vllm"),
-    ("sglang", "sglang"),
-)
+from ..common import engine_from_backend
+
 # `TensorRT 10.11`, `vLLM 0.9.0.2.dev108+g71faa1880`, `vllm-0.9.0`: a name, then a version
 VERSIONED = re.compile(r"^(?P<name>.*?)(?:[\s_-]+v?(?P<version>\d[^\s,]*))?$")
 SLUG_SAFE = re.compile(r"[^a-z0-9.]+")
@@ -31,9 +26,8 @@ def engine_of(software: str) -> tuple[str, str | None]:
     found = VERSIONED.match(first)
     name = (found["name"] if found else first).strip() or first
     version = found["version"] if found else None
-    engine = next(
-        (slug for prefix, slug in ENGINES if name.lower().startswith(prefix)), slugify(name)
-    )
+    # the engine its first word names, as for the benchmark clients' backends; else its name
+    engine = engine_from_backend(name) or slugify(name)
     if version and slugify(name) != engine:
         version = f"{name} {version}"
     return engine, version
